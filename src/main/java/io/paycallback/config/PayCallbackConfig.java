@@ -1,0 +1,101 @@
+package io.paycallback.config;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Everything under {@code paycallback.*}; see DESIGN.md "Interfaces" and the README for each key. */
+@ConfigMapping(prefix = "paycallback")
+public interface PayCallbackConfig {
+
+    /** Per merchant id (the optional last path segment of a callback; {@code default} when absent). */
+    Map<String, Merchant> merchants();
+
+    Callback callback();
+
+    Retry retry();
+
+    Admin admin();
+
+    Downstream downstream();
+
+    interface Merchant {
+        Optional<WxPay> wxpay();
+
+        Optional<Alipay> alipay();
+
+        Optional<Stripe> stripe();
+    }
+
+    interface WxPay {
+        String mchid();
+
+        /** The merchant's APIv3 key: 32 bytes, used as the AES-256-GCM key of the notice resource. */
+        String apiV3Key();
+
+        /** Platform certificate serial or {@code PUB_KEY_ID_...} to its public key (PEM or base64 DER); several during rotation. */
+        Map<String, String> publicKeys();
+    }
+
+    interface Alipay {
+        String appId();
+
+        /** Alipay's public key, PEM or base64 DER SubjectPublicKeyInfo. */
+        String publicKey();
+    }
+
+    interface Stripe {
+        /** Endpoint secrets ({@code whsec_...}); several at once while rotating. */
+        List<String> webhookSecrets();
+    }
+
+    interface Callback {
+        /** Callbacks in flight at once; the next one is answered "busy" at once rather than queued. */
+        @WithDefault("256")
+        int maxConcurrency();
+
+        @WithDefault("64K")
+        MemorySize maxBodySize();
+    }
+
+    interface Retry {
+        /** Delay after the n-th failure; its length is the number of tries before a dead letter. */
+        @WithDefault("10s,30s,60s,5m,15m,30m,1h,2h")
+        List<Duration> backoff();
+
+        @WithDefault("60s")
+        Duration lease();
+
+        @WithDefault("5s")
+        Duration scanInterval();
+
+        @WithDefault("200")
+        int batchSize();
+    }
+
+    interface Admin {
+        /** Bearer token of the internal and admin APIs; without it those APIs refuse every call. */
+        Optional<String> token();
+    }
+
+    interface Downstream {
+        Map<String, Destination> destinations();
+
+        interface Destination {
+            String url();
+
+            /** Event types delivered to this destination. */
+            List<String> events();
+
+            @WithDefault("5s")
+            @WithName("timeout")
+            Duration timeout();
+        }
+    }
+}
