@@ -62,6 +62,10 @@ public interface PayCallbackConfig {
 
         @WithDefault("64K")
         MemorySize maxBodySize();
+
+        /** How long a reservation may take before we answer "fail" and let the provider push again. */
+        @WithDefault("3s")
+        Duration storeTimeout();
     }
 
     interface Retry {

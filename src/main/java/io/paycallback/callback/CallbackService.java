@@ -1,0 +1,102 @@
+package io.paycallback.callback;
+
+import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Channel;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.Verdict;
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.ledger.BodyDigest;
+import io.paycallback.ledger.CallbackLedger;
+import io.paycallback.ledger.Quarantine;
+import io.paycallback.ledger.Reservation;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+
+/**
+ * The ingest rules, in order: gate, verify on the raw body, reserve with one INSERT, answer. Success is only ever
+ * answered for a callback that is stored (or one we deliberately ignore); everything after the reservation happens
+ * off this path.
+ */
+@ApplicationScoped
+public class CallbackService {
+
+    private static final Logger LOG = Logger.getLogger(CallbackService.class);
+
+    private final CallbackGate gate;
+    private final CallbackLedger ledger;
+    private final Quarantine quarantine;
+    private final long maxBodyBytes;
+    private final Duration storeTimeout;
+
+    public CallbackService(CallbackGate gate, CallbackLedger ledger, Quarantine quarantine,
+                           PayCallbackConfig config) {
+        this.gate = gate;
+        this.ledger = ledger;
+        this.quarantine = quarantine;
+        this.maxBodyBytes = config.callback().maxBodySize().asLongValue();
+        this.storeTimeout = config.callback().storeTimeout();
+    }
+
+    public Uni<CallbackResult> handle(Channel channel, CallbackRequest request) {
+        if (!channel.serves(request.merchantId())) {
+            return Uni.createFrom().item(CallbackResult.UNKNOWN_MERCHANT);
+        }
+        if (request.body().length > maxBodyBytes) {
+            return Uni.createFrom().item(CallbackResult.TOO_LARGE);
+        }
+        if (!gate.tryEnter()) {
+            return Uni.createFrom().item(CallbackResult.REJECTED_BUSY);
+        }
+        return Uni.createFrom().deferred(() -> verifyAndStore(channel, request))
+                .onTermination().invoke(gate::leave);
+    }
+
+    private Uni<CallbackResult> verifyAndStore(Channel channel, CallbackRequest request) {
+        Verdict verdict = channel.read(request);
+        if (verdict instanceof Verdict.BadSignature bad) {
+            LOG.warnf("Refused %s %s callback for merchant %s: %s (body %d bytes, sha256 %s)", channel.id().path(),
+                    request.kind(), request.merchantId(), bad.reason(), request.body().length,
+                    BodyDigest.of(request.body()).prefix());
+            return Uni.createFrom().item(CallbackResult.BAD_SIGNATURE);
+        }
+        if (verdict instanceof Verdict.Malformed malformed) {
+            return holdInQuarantine(channel, request, malformed.reason());
+        }
+        Notice notice = ((Verdict.Accepted) verdict).notice();
+        if (notice instanceof Notice.Ignored) {
+            return Uni.createFrom().item(CallbackResult.IGNORED);
+        }
+        Uni<Reservation> reservation = notice instanceof Notice.Payment payment
+                ? ledger.reserve(payment, request.body())
+                : ledger.reserve((Notice.Refund) notice, request.body());
+        return reservation
+                .ifNoItem().after(storeTimeout).fail()
+                .map(this::accepted)
+                .onFailure().recoverWithItem(failure -> storeFailed(channel, request, failure));
+    }
+
+    private CallbackResult accepted(Reservation reservation) {
+        return reservation instanceof Reservation.Reserved ? CallbackResult.NEW : CallbackResult.DUPLICATE;
+    }
+
+    private Uni<CallbackResult> holdInQuarantine(Channel channel, CallbackRequest request, String reason) {
+        BodyDigest digest = BodyDigest.of(request.body());
+        LOG.warnf("Quarantined %s %s callback for merchant %s: %s (body %d bytes, sha256 %s)", channel.id().path(),
+                request.kind(), request.merchantId(), reason, request.body().length, digest.prefix());
+        return quarantine.hold(request.merchantId(), channel.id(), request.kind(), reason, digest, request.body())
+                .ifNoItem().after(storeTimeout).fail()
+                .onFailure().invoke(failure -> LOG.errorf("Could not quarantine callback sha256 %s: %s",
+                        digest.prefix(), failure.toString()))
+                .onItemOrFailure().transform((ignored, failure) -> CallbackResult.MALFORMED);
+    }
+
+    private CallbackResult storeFailed(Channel channel, CallbackRequest request, Throwable failure) {
+        LOG.errorf("Could not reserve %s %s callback for merchant %s (body %d bytes, sha256 %s): %s",
+                channel.id().path(), request.kind(), request.merchantId(), request.body().length,
+                BodyDigest.of(request.body()).prefix(), failure.toString());
+        return CallbackResult.STORE_FAILED;
+    }
+}

@@ -1,0 +1,44 @@
+package io.paycallback.ledger;
+
+import io.paycallback.channel.CallbackKind;
+import io.paycallback.channel.ChannelId;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Keeps signed callbacks that we could not parse, for a person to look at. One row per distinct body: the provider
+ * pushes the same body again and again, and the copies add nothing.
+ */
+@ApplicationScoped
+public class Quarantine {
+
+    static final String INSERT = """
+            INSERT INTO quarantine (merchant_id, channel, kind, reason, body_hash, body_length, raw_body, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, NOW(3))""";
+
+    private static final int REASON_LENGTH = 255;
+
+    private final Pool pool;
+
+    public Quarantine(Pool pool) {
+        this.pool = pool;
+    }
+
+    public Uni<Void> hold(String merchantId, ChannelId channel, CallbackKind kind, String reason, BodyDigest digest,
+                          byte[] rawBody) {
+        Tuple row = Tuple.tuple()
+                .addString(merchantId)
+                .addString(channel.path())
+                .addString(kind.name())
+                .addString(reason.length() > REASON_LENGTH ? reason.substring(0, REASON_LENGTH) : reason)
+                .addString(digest.hex())
+                .addInteger(rawBody.length)
+                .addValue(Buffer.buffer(rawBody));
+        return pool.preparedQuery(INSERT).execute(row)
+                .onFailure(MySqlErrors::isDuplicateKey).recoverWithNull()
+                .replaceWithVoid();
+    }
+}

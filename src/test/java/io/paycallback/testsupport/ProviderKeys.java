@@ -1,0 +1,92 @@
+package io.paycallback.testsupport;
+
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.security.spec.InvalidKeySpecException;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Keys generated for one test run, handed to the application as merchant configuration and to the tests (which sign
+ * like the providers do) through config keys outside the application's {@code paycallback.} prefix.
+ */
+public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate, String wxPublicDer,
+                           String apiV3Key, String alipayAppId, PrivateKey alipayPrivate, String alipayPublicDer,
+                           String stripeSecret) {
+
+    public static final String MERCHANT = "default";
+    public static final String WX_SERIAL = "PUB_KEY_ID_0114232134912410000000000000";
+    private static final String PREFIX = "test.provider-keys.";
+
+    public static ProviderKeys generate() {
+        KeyPair wx = rsa();
+        KeyPair alipay = rsa();
+        return new ProviderKeys("1900000109", WX_SERIAL, wx.getPrivate(),
+                der(wx.getPublic().getEncoded()), "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", "2021000000000001",
+                alipay.getPrivate(), der(alipay.getPublic().getEncoded()),
+                "whsec_" + Base64.getEncoder().encodeToString(rsa().getPublic().getEncoded()).substring(40, 72));
+    }
+
+    /** The application's merchant configuration, plus the private halves for the tests. */
+    public Map<String, String> asConfig() {
+        Map<String, String> config = new HashMap<>();
+        String merchant = "paycallback.merchants." + MERCHANT + ".";
+        config.put(merchant + "wxpay.mchid", wxMchid);
+        config.put(merchant + "wxpay.api-v3-key", apiV3Key);
+        config.put(merchant + "wxpay.public-keys.\"" + wxSerial + "\"", wxPublicDer);
+        config.put(merchant + "alipay.app-id", alipayAppId);
+        config.put(merchant + "alipay.public-key", alipayPublicDer);
+        config.put(merchant + "stripe.webhook-secrets", stripeSecret);
+        config.put(PREFIX + "wx-private", der(wxPrivate.getEncoded()));
+        config.put(PREFIX + "wx-public", wxPublicDer);
+        config.put(PREFIX + "alipay-private", der(alipayPrivate.getEncoded()));
+        config.put(PREFIX + "alipay-public", alipayPublicDer);
+        return config;
+    }
+
+    /** The keys of the running application, as seen from inside a {@code @QuarkusTest}. */
+    public static ProviderKeys fromConfig() {
+        Config config = ConfigProvider.getConfig();
+        String merchant = "paycallback.merchants." + MERCHANT + ".";
+        return new ProviderKeys(
+                config.getValue(merchant + "wxpay.mchid", String.class),
+                WX_SERIAL,
+                privateKey(config.getValue(PREFIX + "wx-private", String.class)),
+                config.getValue(PREFIX + "wx-public", String.class),
+                config.getValue(merchant + "wxpay.api-v3-key", String.class),
+                config.getValue(merchant + "alipay.app-id", String.class),
+                privateKey(config.getValue(PREFIX + "alipay-private", String.class)),
+                config.getValue(PREFIX + "alipay-public", String.class),
+                config.getValue(merchant + "stripe.webhook-secrets", String.class));
+    }
+
+    private static KeyPair rsa() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return generator.generateKeyPair();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String der(byte[] encoded) {
+        return Base64.getEncoder().encodeToString(encoded);
+    }
+
+    private static PrivateKey privateKey(String base64Pkcs8) {
+        try {
+            return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64Pkcs8)));
+        } catch (NoSuchAlgorithmException | InvalidKeySpecException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

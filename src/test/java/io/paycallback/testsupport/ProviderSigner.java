@@ -1,0 +1,195 @@
+package io.paycallback.testsupport;
+
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import java.math.BigDecimal;
+import java.net.URLEncoder;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/** Signs callbacks the way each provider documents it, so tests can play the provider. */
+public final class ProviderSigner {
+
+    private final ProviderKeys keys;
+
+    public ProviderSigner(ProviderKeys keys) {
+        this.keys = keys;
+    }
+
+    // ---- WeChat Pay API v3 ----
+
+    public SignedCallback wxPayment(String outTradeNo, String transactionId, long totalFen, String tradeState, Instant now) {
+        String plaintext = """
+                {"mchid":"%s","appid":"wxd678efh567hg6787","out_trade_no":"%s","transaction_id":"%s",\
+                "trade_type":"JSAPI","trade_state":"%s","trade_state_desc":"支付成功","bank_type":"CMC",\
+                "success_time":"2026-12-02T10:34:56+08:00","payer":{"openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6o"},\
+                "amount":{"total":%d,"payer_total":%d,"currency":"CNY","payer_currency":"CNY"}}"""
+                .formatted(keys.wxMchid(), outTradeNo, transactionId, tradeState, totalFen, totalFen);
+        return wx("TRANSACTION.SUCCESS", "transaction", plaintext, now);
+    }
+
+    public SignedCallback wxRefund(String outTradeNo, String transactionId, String outRefundNo, String refundId,
+                                   long refundFen, String refundStatus, Instant now) {
+        String plaintext = """
+                {"mchid":"%s","out_trade_no":"%s","transaction_id":"%s","out_refund_no":"%s","refund_id":"%s",\
+                "refund_status":"%s","success_time":"2026-12-02T10:34:56+08:00","user_received_account":"招商银行信用卡0403",\
+                "amount":{"total":%d,"refund":%d,"payer_total":%d,"payer_refund":%d}}"""
+                .formatted(keys.wxMchid(), outTradeNo, transactionId, outRefundNo, refundId, refundStatus,
+                        refundFen, refundFen, refundFen, refundFen);
+        return wx("REFUND.SUCCESS", "refund", plaintext, now);
+    }
+
+    public SignedCallback wx(String eventType, String originalType, String plaintext, Instant now) {
+        String nonce = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String associatedData = originalType;
+        String ciphertext = aesGcm(keys.apiV3Key().getBytes(StandardCharsets.UTF_8), nonce, associatedData, plaintext);
+        String body = """
+                {"id":"EV-%s","create_time":"2026-12-02T10:34:56+08:00","resource_type":"encrypt-resource",\
+                "event_type":"%s","summary":"支付成功","resource":{"original_type":"%s","algorithm":"AEAD_AES_256_GCM",\
+                "ciphertext":"%s","associated_data":"%s","nonce":"%s"}}"""
+                .formatted(UUID.randomUUID(), eventType, originalType, ciphertext, associatedData, nonce);
+        return wxSigned(body, now);
+    }
+
+    public SignedCallback wxSigned(String body, Instant now) {
+        String timestamp = Long.toString(now.getEpochSecond());
+        String nonce = UUID.randomUUID().toString().replace("-", "");
+        String message = timestamp + "\n" + nonce + "\n" + body + "\n";
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Wechatpay-Timestamp", timestamp);
+        headers.put("Wechatpay-Nonce", nonce);
+        headers.put("Wechatpay-Serial", keys.wxSerial());
+        headers.put("Wechatpay-Signature-Type", "WECHATPAY2-SHA256-RSA2048");
+        headers.put("Wechatpay-Signature", rsaSha256(keys.wxPrivate(), message.getBytes(StandardCharsets.UTF_8)));
+        return new SignedCallback("wxpay", headers, "application/json", body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    // ---- Alipay ----
+
+    public SignedCallback alipayPayment(String outTradeNo, String tradeNo, BigDecimal totalAmount, String tradeStatus) {
+        Map<String, String> params = alipayBase(outTradeNo, tradeNo, tradeStatus, StandardCharsets.UTF_8);
+        params.put("total_amount", totalAmount.toPlainString());
+        params.put("receipt_amount", totalAmount.toPlainString());
+        return alipaySigned(params, StandardCharsets.UTF_8);
+    }
+
+    public SignedCallback alipayRefund(String outTradeNo, String tradeNo, String outBizNo, BigDecimal refundFee) {
+        Map<String, String> params = alipayBase(outTradeNo, tradeNo, "TRADE_SUCCESS", StandardCharsets.UTF_8);
+        params.put("out_biz_no", outBizNo);
+        params.put("refund_fee", refundFee.toPlainString());
+        params.put("gmt_refund", "2026-12-02 10:40:00.123");
+        params.put("total_amount", refundFee.toPlainString());
+        return alipaySigned(params, StandardCharsets.UTF_8);
+    }
+
+    public Map<String, String> alipayBase(String outTradeNo, String tradeNo, String tradeStatus, Charset charset) {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("notify_time", "2026-12-02 10:35:00");
+        params.put("notify_type", "trade_status_sync");
+        params.put("notify_id", UUID.randomUUID().toString().replace("-", ""));
+        params.put("app_id", keys.alipayAppId());
+        params.put("charset", charset.name().toLowerCase());
+        params.put("version", "1.0");
+        params.put("sign_type", "RSA2");
+        params.put("trade_no", tradeNo);
+        params.put("out_trade_no", outTradeNo);
+        params.put("trade_status", tradeStatus);
+        params.put("subject", "测试商品");
+        params.put("buyer_logon_id", "159****5620");
+        return params;
+    }
+
+    /** Signs the sorted {@code k=v&...} string of the non-empty parameters other than sign and sign_type. */
+    public SignedCallback alipaySigned(Map<String, String> params, Charset charset) {
+        StringBuilder content = new StringBuilder();
+        new TreeMap<>(params).forEach((key, value) -> {
+            if (!key.equals("sign") && !key.equals("sign_type") && value != null && !value.isEmpty()) {
+                content.append(content.length() == 0 ? "" : "&").append(key).append('=').append(value);
+            }
+        });
+        Map<String, String> signed = new LinkedHashMap<>(params);
+        signed.put("sign", rsaSha256(keys.alipayPrivate(), content.toString().getBytes(charset)));
+        StringBuilder body = new StringBuilder();
+        signed.forEach((key, value) -> body.append(body.length() == 0 ? "" : "&")
+                .append(key).append('=').append(URLEncoder.encode(value, charset)));
+        return new SignedCallback("alipay", Map.of(), "application/x-www-form-urlencoded; charset=" + charset.name().toLowerCase(),
+                body.toString().getBytes(StandardCharsets.US_ASCII));
+    }
+
+    // ---- Stripe ----
+
+    public SignedCallback stripePayment(String outTradeNo, String paymentIntentId, long amountMinor, String currency, Instant now) {
+        String body = """
+                {"id":"evt_%s","object":"event","api_version":"2024-06-20","created":%d,"type":"payment_intent.succeeded",\
+                "data":{"object":{"id":"%s","object":"payment_intent","amount":%d,"amount_received":%d,"currency":"%s",\
+                "status":"succeeded","metadata":{"out_trade_no":"%s"}}}}"""
+                .formatted(UUID.randomUUID().toString().replace("-", ""), now.getEpochSecond(), paymentIntentId,
+                        amountMinor, amountMinor, currency, outTradeNo);
+        return stripeSigned(body, now);
+    }
+
+    public SignedCallback stripeRefund(String outTradeNo, String paymentIntentId, String refundId, long amountMinor,
+                                       String currency, String status, Instant now) {
+        String body = """
+                {"id":"evt_%s","object":"event","api_version":"2024-06-20","created":%d,"type":"refund.updated",\
+                "data":{"object":{"id":"%s","object":"refund","amount":%d,"currency":"%s","payment_intent":"%s",\
+                "status":"%s","metadata":{"out_trade_no":"%s"}}}}"""
+                .formatted(UUID.randomUUID().toString().replace("-", ""), now.getEpochSecond(), refundId, amountMinor,
+                        currency, paymentIntentId, status, outTradeNo);
+        return stripeSigned(body, now);
+    }
+
+    public SignedCallback stripeSigned(String body, Instant now) {
+        long t = now.getEpochSecond();
+        String header = "t=" + t + ",v1=" + hmacSha256Hex(keys.stripeSecret(), t + "." + body);
+        return new SignedCallback("stripe", Map.of("Stripe-Signature", header), "application/json",
+                body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    // ---- primitives ----
+
+    public static String rsaSha256(PrivateKey key, byte[] message) {
+        try {
+            Signature signature = Signature.getInstance("SHA256withRSA");
+            signature.initSign(key);
+            signature.update(message);
+            return Base64.getEncoder().encodeToString(signature.sign());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static String hmacSha256Hex(String secret, String message) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return HexFormat.of().formatHex(mac.doFinal(message.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static String aesGcm(byte[] key, String nonce, String associatedData, String plaintext) {
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"),
+                    new GCMParameterSpec(128, nonce.getBytes(StandardCharsets.UTF_8)));
+            cipher.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
+            return Base64.getEncoder().encodeToString(cipher.doFinal(plaintext.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
