@@ -7,8 +7,10 @@ import io.paycallback.channel.Verdict;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.BodyDigest;
 import io.paycallback.ledger.CallbackLedger;
+import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Quarantine;
 import io.paycallback.ledger.Reservation;
+import io.paycallback.retry.Worker;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -28,14 +30,16 @@ public class CallbackService {
     private final CallbackGate gate;
     private final CallbackLedger ledger;
     private final Quarantine quarantine;
+    private final Worker worker;
     private final long maxBodyBytes;
     private final Duration storeTimeout;
 
-    public CallbackService(CallbackGate gate, CallbackLedger ledger, Quarantine quarantine,
+    public CallbackService(CallbackGate gate, CallbackLedger ledger, Quarantine quarantine, Worker worker,
                            PayCallbackConfig config) {
         this.gate = gate;
         this.ledger = ledger;
         this.quarantine = quarantine;
+        this.worker = worker;
         this.maxBodyBytes = config.callback().maxBodySize().asLongValue();
         this.storeTimeout = config.callback().storeTimeout();
     }
@@ -79,7 +83,11 @@ public class CallbackService {
     }
 
     private CallbackResult accepted(Reservation reservation) {
-        return reservation instanceof Reservation.Reserved ? CallbackResult.NEW : CallbackResult.DUPLICATE;
+        if (reservation instanceof Reservation.Reserved reserved) {
+            worker.handOff(LeasedTable.of(reserved.log()), reserved.id());
+            return CallbackResult.NEW;
+        }
+        return CallbackResult.DUPLICATE;
     }
 
     private Uni<CallbackResult> holdInQuarantine(Channel channel, CallbackRequest request, String reason) {

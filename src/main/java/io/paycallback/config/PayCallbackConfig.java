@@ -79,8 +79,24 @@ public interface PayCallbackConfig {
         @WithDefault("5s")
         Duration scanInterval();
 
+        /** Time after start-up before the first scan. */
+        @WithDefault("5s")
+        Duration scanDelay();
+
         @WithDefault("200")
         int batchSize();
+
+        /** Worker threads running transitions and deliveries. */
+        @WithDefault("16")
+        int workers();
+
+        /** Fresh callbacks waiting for a worker; past this the scanner picks them up. */
+        @WithDefault("1024")
+        int handOffQueue();
+
+        /** How long shutdown waits for tries in progress. */
+        @WithDefault("10s")
+        Duration shutdownGrace();
     }
 
     interface Admin {

@@ -1,0 +1,142 @@
+package io.paycallback.ledger;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Lease, finish, reschedule and bury rows of any {@link LeasedTable}. Time is the database's ({@code NOW(3)}), so
+ * instances with drifting clocks still agree on what is due. Losing a race for a lease is not an error: it just
+ * yields nothing. Every write after the lease is fenced by the token and by {@code status = 0}.
+ */
+@ApplicationScoped
+public class Leases {
+
+    private static final String LEASE_DUE = """
+            UPDATE %s SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
+            WHERE status = 0 AND next_retry_at <= NOW(3) ORDER BY next_retry_at LIMIT ?""";
+    private static final String LEASED_BY = "SELECT id, retry_count FROM %s WHERE lease_token = ? AND status = 0";
+    private static final String LEASE_ONE = """
+            UPDATE %s SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
+            WHERE id = ? AND status = 0 AND next_retry_at <= NOW(3)""";
+    private static final String RETRY_COUNT = "SELECT retry_count FROM %s WHERE id = ? AND lease_token = ?";
+    private static final String FINISH = """
+            UPDATE %s SET status = 1, lease_token = NULL, last_error = NULL, updated_at = NOW(3)
+            WHERE id = ? AND lease_token = ? AND status = 0""";
+    private static final String RESCHEDULE = """
+            UPDATE %s SET retry_count = retry_count + 1, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND),
+                lease_token = NULL, last_error = ?, updated_at = NOW(3)
+            WHERE id = ? AND lease_token = ? AND status = 0""";
+    private static final String BURY = """
+            UPDATE %s SET status = 2, retry_count = retry_count + 1, lease_token = NULL, last_error = ?, updated_at = NOW(3)
+            WHERE id = ? AND lease_token = ? AND status = 0""";
+
+    private static final int ERROR_LENGTH = 500;
+
+    private final Pool pool;
+    private final Map<LeasedTable, Statements> statements = new EnumMap<>(LeasedTable.class);
+
+    public Leases(Pool pool) {
+        this.pool = pool;
+        for (LeasedTable table : LeasedTable.values()) {
+            statements.put(table, new Statements(table.table()));
+        }
+    }
+
+    /** Leases up to {@code limit} due rows, oldest due first, with one statement. */
+    public Uni<List<Lease>> leaseDue(LeasedTable table, int limit, Duration leaseTime) {
+        String token = UUID.randomUUID().toString();
+        Statements sql = statements.get(table);
+        return pool.preparedQuery(sql.leaseDue).execute(Tuple.of(token, micros(leaseTime), limit))
+                .flatMap(updated -> updated.rowCount() == 0
+                        ? Uni.createFrom().item(List.<Lease>of())
+                        : pool.preparedQuery(sql.leasedBy).execute(Tuple.of(token)).map(rows -> {
+                            List<Lease> leases = new ArrayList<>();
+                            for (Row row : rows) {
+                                leases.add(new Lease(table, row.getLong("id"), token, row.getInteger("retry_count")));
+                            }
+                            return leases;
+                        }));
+    }
+
+    /** Leases one row if it is due; empty when somebody else has it or it is done. */
+    public Uni<Optional<Lease>> leaseOne(LeasedTable table, long id, Duration leaseTime) {
+        String token = UUID.randomUUID().toString();
+        Statements sql = statements.get(table);
+        return pool.preparedQuery(sql.leaseOne).execute(Tuple.of(token, micros(leaseTime), id))
+                .flatMap(updated -> updated.rowCount() == 0
+                        ? Uni.createFrom().item(Optional.<Lease>empty())
+                        : pool.preparedQuery(sql.retryCount).execute(Tuple.of(id, token))
+                        .map(rows -> {
+                            var iterator = rows.iterator();
+                            return iterator.hasNext()
+                                    ? Optional.of(new Lease(table, id, token, iterator.next().getInteger(0)))
+                                    : Optional.<Lease>empty();
+                        }));
+    }
+
+    /** Marks the row done, inside the caller's transaction; fails with {@link LeaseLostException} if the lease is gone. */
+    public Uni<Void> finish(SqlClient client, Lease lease) {
+        return fenced(client, statements.get(lease.table()).finish, Tuple.of(lease.id(), lease.token()), lease);
+    }
+
+    /** Counts a failed try and sets the next one {@code delay} from now. */
+    public Uni<Void> reschedule(SqlClient client, Lease lease, Duration delay, String error) {
+        return fenced(client, statements.get(lease.table()).reschedule,
+                Tuple.of(micros(delay), truncate(error), lease.id(), lease.token()), lease);
+    }
+
+    /** Gives up on the row: status 2, a dead letter for a person. */
+    public Uni<Void> bury(SqlClient client, Lease lease, String error) {
+        return fenced(client, statements.get(lease.table()).bury, Tuple.of(truncate(error), lease.id(), lease.token()), lease);
+    }
+
+    private static Uni<Void> fenced(SqlClient client, String sql, Tuple params, Lease lease) {
+        return client.preparedQuery(sql).execute(params).map(updated -> {
+            if (updated.rowCount() != 1) {
+                throw new LeaseLostException(lease);
+            }
+            return null;
+        });
+    }
+
+    private static long micros(Duration duration) {
+        return duration.toNanos() / 1_000;
+    }
+
+    private static String truncate(String error) {
+        String text = error == null ? "unknown error" : error;
+        return text.length() > ERROR_LENGTH ? text.substring(0, ERROR_LENGTH) : text;
+    }
+
+    private static final class Statements {
+        final String leaseDue;
+        final String leasedBy;
+        final String leaseOne;
+        final String retryCount;
+        final String finish;
+        final String reschedule;
+        final String bury;
+
+        Statements(String table) {
+            leaseDue = LEASE_DUE.formatted(table);
+            leasedBy = LEASED_BY.formatted(table);
+            leaseOne = LEASE_ONE.formatted(table);
+            retryCount = RETRY_COUNT.formatted(table);
+            finish = FINISH.formatted(table);
+            reschedule = RESCHEDULE.formatted(table);
+            bury = BURY.formatted(table);
+        }
+    }
+}

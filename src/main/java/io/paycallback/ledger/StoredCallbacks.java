@@ -1,0 +1,67 @@
+package io.paycallback.ledger;
+
+import io.paycallback.channel.Notice;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** Reads reserved callbacks back for processing. */
+@ApplicationScoped
+public class StoredCallbacks {
+
+    static final String PAYMENT = """
+            SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency
+            FROM pay_callback_log WHERE id = ?""";
+    static final String REFUND = """
+            SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
+                   amount, currency
+            FROM refund_callback_log WHERE id = ?""";
+    static final String PAYMENT_BY_TRADE = """
+            SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency, status
+            FROM pay_callback_log WHERE merchant_id = ? AND channel = ? AND channel_trade_no = ?""";
+
+    public Uni<StoredPayment> payment(SqlClient client, long id) {
+        return client.preparedQuery(PAYMENT).execute(Tuple.of(id)).map(rows -> toPayment(only(rows, id)));
+    }
+
+    public Uni<StoredRefund> refund(SqlClient client, long id) {
+        return client.preparedQuery(REFUND).execute(Tuple.of(id)).map(rows -> {
+            Row row = only(rows, id);
+            return new StoredRefund(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
+                    row.getString("refund_no"), row.getString("channel_refund_id"), row.getString("channel_trade_no"),
+                    row.getString("out_trade_no"),
+                    Notice.RefundResult.SUCCEEDED.name().equals(row.getString("refund_state")),
+                    row.getBigDecimal("amount"), row.getString("currency"));
+        });
+    }
+
+    /** The processed payment a refund refers to, or null while that payment is unknown or not yet processed. */
+    public Uni<StoredPayment> processedPayment(SqlClient client, String merchantId, String channel, String channelTradeNo) {
+        return client.preparedQuery(PAYMENT_BY_TRADE).execute(Tuple.of(merchantId, channel, channelTradeNo))
+                .map(rows -> {
+                    for (Row row : rows) {
+                        if (row.getInteger("status") == 1) {
+                            return toPayment(row);
+                        }
+                    }
+                    return null;
+                });
+    }
+
+    private static StoredPayment toPayment(Row row) {
+        return new StoredPayment(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
+                row.getString("channel_trade_no"), row.getString("out_trade_no"), row.getBigDecimal("amount"),
+                row.getString("currency"));
+    }
+
+    private static Row only(RowSet<Row> rows, long id) {
+        var iterator = rows.iterator();
+        if (!iterator.hasNext()) {
+            throw new IllegalStateException("callback #" + id + " is gone");
+        }
+        return iterator.next();
+    }
+}

@@ -1,0 +1,8 @@
+package io.paycallback.order;
+
+public enum OrderStatus {
+    PENDING,
+    PAID,
+    CLOSED,
+    REFUNDED
+}

@@ -1,0 +1,80 @@
+package io.paycallback.order;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.math.BigDecimal;
+import java.util.Optional;
+
+/** The orders table. Every state change is a conditional UPDATE whose row count says whether it happened. */
+@ApplicationScoped
+public class Orders {
+
+    static final String INSERT = """
+            INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, refunded_amount, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 'PENDING', 0, NOW(3), NOW(3))""";
+    static final String FIND = """
+            SELECT merchant_id, out_trade_no, amount, currency, status, channel, channel_trade_no, paid_at, refunded_amount
+            FROM orders WHERE merchant_id = ? AND out_trade_no = ?""";
+    // A locking (current) read: after our conditional update missed, the transaction's snapshot may predate the
+    // change that made it miss.
+    static final String FIND_CURRENT = FIND + " FOR UPDATE";
+    static final String MARK_PAID = """
+            UPDATE orders SET status = 'PAID', channel = ?, channel_trade_no = ?, paid_at = NOW(3), updated_at = NOW(3)
+            WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING'""";
+    static final String CLOSE = """
+            UPDATE orders SET status = 'CLOSED', closed_at = NOW(3), updated_at = NOW(3)
+            WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING'""";
+    // status is assigned first: MySQL evaluates SET left to right with updated values, MariaDB may not.
+    static final String ADD_REFUND = """
+            UPDATE orders SET status = CASE WHEN refunded_amount + ? >= amount THEN 'REFUNDED' ELSE status END,
+                refunded_amount = refunded_amount + ?, updated_at = NOW(3)
+            WHERE merchant_id = ? AND out_trade_no = ? AND channel = ? AND channel_trade_no = ? AND status = 'PAID'""";
+
+    public Uni<Void> create(SqlClient client, String merchantId, String outTradeNo, BigDecimal amount, String currency) {
+        return client.preparedQuery(INSERT).execute(Tuple.of(merchantId, outTradeNo, amount, currency)).replaceWithVoid();
+    }
+
+    public Uni<Optional<Order>> find(SqlClient client, String merchantId, String outTradeNo) {
+        return read(client, FIND, merchantId, outTradeNo);
+    }
+
+    public Uni<Optional<Order>> findCurrent(SqlClient client, String merchantId, String outTradeNo) {
+        return read(client, FIND_CURRENT, merchantId, outTradeNo);
+    }
+
+    public Uni<Boolean> markPaid(SqlClient client, String merchantId, String outTradeNo, String channel, String channelTradeNo) {
+        return changed(client, MARK_PAID, Tuple.of(channel, channelTradeNo, merchantId, outTradeNo));
+    }
+
+    public Uni<Boolean> close(SqlClient client, String merchantId, String outTradeNo) {
+        return changed(client, CLOSE, Tuple.of(merchantId, outTradeNo));
+    }
+
+    /** Counts a refund of the order's own payment; the order becomes REFUNDED once it is refunded in full. */
+    public Uni<Boolean> addRefund(SqlClient client, String merchantId, String outTradeNo, String channel,
+                                  String channelTradeNo, BigDecimal refunded) {
+        return changed(client, ADD_REFUND, Tuple.tuple().addBigDecimal(refunded).addBigDecimal(refunded)
+                .addString(merchantId).addString(outTradeNo).addString(channel).addString(channelTradeNo));
+    }
+
+    private static Uni<Boolean> changed(SqlClient client, String sql, Tuple params) {
+        return client.preparedQuery(sql).execute(params).map(rows -> rows.rowCount() == 1);
+    }
+
+    private static Uni<Optional<Order>> read(SqlClient client, String sql, String merchantId, String outTradeNo) {
+        return client.preparedQuery(sql).execute(Tuple.of(merchantId, outTradeNo)).map(rows -> {
+            var iterator = rows.iterator();
+            return iterator.hasNext() ? Optional.of(toOrder(iterator.next())) : Optional.empty();
+        });
+    }
+
+    private static Order toOrder(Row row) {
+        return new Order(row.getString("merchant_id"), row.getString("out_trade_no"), row.getBigDecimal("amount"),
+                row.getString("currency"), OrderStatus.valueOf(row.getString("status")), row.getString("channel"),
+                row.getString("channel_trade_no"), row.getLocalDateTime("paid_at"), row.getBigDecimal("refunded_amount"));
+    }
+}

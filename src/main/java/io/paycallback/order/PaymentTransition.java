@@ -1,0 +1,99 @@
+package io.paycallback.order;
+
+import io.paycallback.ledger.StoredPayment;
+import io.paycallback.outbox.DownstreamEvent;
+import io.paycallback.outbox.EventType;
+import io.paycallback.outbox.Outbox;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * PENDING to PAID exactly once, inside the caller's transaction. Only the conditional update that actually moved the
+ * order emits its effects; a notice that finds the order in any other state goes through {@link StalePayment}.
+ */
+@ApplicationScoped
+public class PaymentTransition {
+
+    private final Orders orders;
+    private final Refunds refunds;
+    private final Outbox outbox;
+
+    public PaymentTransition(Orders orders, Refunds refunds, Outbox outbox) {
+        this.orders = orders;
+        this.refunds = refunds;
+        this.outbox = outbox;
+    }
+
+    public Uni<Transition> apply(SqlClient transaction, StoredPayment payment) {
+        return orders.find(transaction, payment.merchantId(), payment.outTradeNo()).flatMap(found -> {
+            if (found.isEmpty()) {
+                return Uni.createFrom().failure(new NotYetSettledException("order " + payment.outTradeNo() + " is unknown"));
+            }
+            Order order = found.get();
+            if (order.amount().compareTo(payment.amount()) != 0 || !order.currency().equals(payment.currency())) {
+                return amountMismatch(transaction, payment, order);
+            }
+            return orders.markPaid(transaction, payment.merchantId(), payment.outTradeNo(), payment.channel(),
+                            payment.channelTradeNo())
+                    .flatMap(moved -> moved ? paid(transaction, payment) : stale(transaction, payment));
+        });
+    }
+
+    private Uni<Transition> paid(SqlClient transaction, StoredPayment payment) {
+        return outbox.emit(transaction, event(payment, EventType.ORDER_PAID, null, null))
+                .map(ids -> Transition.of(Transition.Result.PAID, ids));
+    }
+
+    private Uni<Transition> stale(SqlClient transaction, StoredPayment payment) {
+        return orders.findCurrent(transaction, payment.merchantId(), payment.outTradeNo()).flatMap(current -> {
+            StalePayment stale = StalePayment.of(current.orElseThrow(), payment.channel(), payment.channelTradeNo());
+            if (stale == StalePayment.DUPLICATE) {
+                return Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()));
+            }
+            if (!stale.refunds()) {
+                return Uni.createFrom().failure(new NotYetSettledException(
+                        "order " + payment.outTradeNo() + " is " + current.get().status() + ", cannot settle a payment"));
+            }
+            return refund(transaction, payment, stale);
+        });
+    }
+
+    private Uni<Transition> refund(SqlClient transaction, StoredPayment payment, StalePayment stale) {
+        String refundNo = "RFP" + payment.id();
+        Refunds.Refund refund = new Refunds.Refund(payment.merchantId(), payment.channel(), refundNo, null,
+                payment.outTradeNo(), payment.channelTradeNo(), payment.amount(), payment.currency(), Refunds.REQUESTED,
+                stale.reason());
+        List<Long> outboxIds = new ArrayList<>();
+        return refunds.request(transaction, refund)
+                .chain(() -> outbox.emit(transaction, event(payment, EventType.REFUND_REQUESTED, refundNo, stale.reason())))
+                .invoke(outboxIds::addAll)
+                .chain(() -> outbox.emit(transaction, event(payment, EventType.ALERT, refundNo, stale.reason())))
+                .invoke(outboxIds::addAll)
+                .map(ignored -> new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(), outboxIds));
+    }
+
+    private Uni<Transition> amountMismatch(SqlClient transaction, StoredPayment payment, Order order) {
+        String reason = "amount mismatch: order " + order.amount().toPlainString() + " " + order.currency()
+                + ", callback " + payment.amount().toPlainString() + " " + payment.currency();
+        return outbox.emit(transaction, event(payment, EventType.ALERT, null, reason))
+                .map(ids -> new Transition(Transition.Result.DEAD_LETTER, reason, ids));
+    }
+
+    /** The alert for a payment callback that could not be settled in all its tries. */
+    public Uni<List<Long>> giveUp(SqlClient transaction, StoredPayment payment, String reason) {
+        return outbox.emit(transaction, event(payment, EventType.ALERT, null, "dead letter: " + reason));
+    }
+
+    static String source(StoredPayment payment) {
+        return "pay:" + payment.id();
+    }
+
+    private static DownstreamEvent event(StoredPayment payment, String type, String refundNo, String reason) {
+        return new DownstreamEvent(source(payment), type, payment.merchantId(), payment.outTradeNo(),
+                payment.channel(), payment.channelTradeNo(), refundNo, payment.amount(), payment.currency(), reason);
+    }
+}

@@ -1,0 +1,36 @@
+package io.paycallback.order;
+
+import java.util.Locale;
+
+/**
+ * What a paid notice means when the order was no longer PENDING (the conditional update changed nothing). Only the
+ * transition that moved PENDING to PAID may emit the order's effects; every other notice lands here.
+ */
+public enum StalePayment {
+    /** The same payment again: nothing to do. */
+    DUPLICATE,
+    /** The order was already paid by another payment: return this one. */
+    PAID_TWICE,
+    /** The order was closed before the buyer paid: return the money. */
+    PAID_AFTER_CLOSE,
+    /** Not a state this rule knows how to settle: try again later, then a person looks. */
+    UNRESOLVED;
+
+    public static StalePayment of(Order order, String channel, String channelTradeNo) {
+        boolean samePayment = channel.equals(order.channel()) && channelTradeNo.equals(order.channelTradeNo());
+        return switch (order.status()) {
+            case PAID -> samePayment ? DUPLICATE : PAID_TWICE;
+            case CLOSED -> PAID_AFTER_CLOSE;
+            case REFUNDED -> samePayment ? DUPLICATE : UNRESOLVED;
+            case PENDING -> UNRESOLVED;
+        };
+    }
+
+    public boolean refunds() {
+        return this == PAID_TWICE || this == PAID_AFTER_CLOSE;
+    }
+
+    public String reason() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

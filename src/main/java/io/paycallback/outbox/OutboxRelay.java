@@ -1,0 +1,105 @@
+package io.paycallback.outbox;
+
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.Leases;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.ext.web.client.WebClient;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Delivers one leased outbox row: a JSON POST with an Idempotency-Key that is the same on every try, so a receiver
+ * that saw an earlier try can tell. Any 2xx is delivered; anything else fails the try and the lease's backoff decides.
+ */
+@ApplicationScoped
+public class OutboxRelay {
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+
+    static final String LOAD = "SELECT source, type, destination, payload FROM outbox WHERE id = ?";
+    static final String LOAD_FOR_ALERT = "SELECT type, destination, merchant_id, out_trade_no FROM outbox WHERE id = ?";
+
+    private final Pool pool;
+    private final Leases leases;
+    private final Outbox outbox;
+    private final WebClient http;
+    private final Map<String, PayCallbackConfig.Downstream.Destination> destinations;
+
+    public OutboxRelay(Pool pool, Leases leases, Outbox outbox, Vertx vertx, PayCallbackConfig config) {
+        this.pool = pool;
+        this.leases = leases;
+        this.outbox = outbox;
+        this.http = WebClient.create(vertx);
+        this.destinations = config.downstream().destinations();
+    }
+
+    @PreDestroy
+    void close() {
+        http.close();
+    }
+
+    /** Delivers and marks the row done; fails when the destination did not take it. */
+    public Uni<String> deliver(Lease lease) {
+        return pool.preparedQuery(LOAD).execute(Tuple.of(lease.id()))
+                .map(rows -> rows.iterator().next())
+                .flatMap(row -> send(row).replaceWith(row.getString("type")))
+                .call(type -> leases.finish(pool, lease));
+    }
+
+    private Uni<Void> send(Row row) {
+        String destination = row.getString("destination");
+        String idempotencyKey = idempotencyKey(row.getString("source"), row.getString("type"), destination);
+        if (Outbox.LOG_DESTINATION.equals(destination)) {
+            LOG.infof("Downstream event %s (no destination subscribes to %s): %s", idempotencyKey,
+                    row.getString("type"), row.getString("payload"));
+            return Uni.createFrom().voidItem();
+        }
+        PayCallbackConfig.Downstream.Destination target = destinations.get(destination);
+        if (target == null) {
+            return Uni.createFrom().failure(new IllegalStateException("destination '" + destination + "' is not configured"));
+        }
+        return http.postAbs(target.url())
+                .putHeader("Content-Type", "application/json")
+                .putHeader("Idempotency-Key", idempotencyKey)
+                .timeout(target.timeout().toMillis())
+                .sendBuffer(io.vertx.mutiny.core.buffer.Buffer.newInstance(Buffer.buffer(row.getString("payload"))))
+                .map(response -> {
+                    if (response.statusCode() / 100 != 2) {
+                        throw new IllegalStateException(destination + " answered HTTP " + response.statusCode());
+                    }
+                    return null;
+                });
+    }
+
+    /**
+     * The alert for an event that could not be delivered in all its tries. An alert that could not be delivered is
+     * only logged: alerting about it through the same broken path would loop.
+     */
+    public Uni<List<Long>> giveUp(SqlClient transaction, long id, String reason) {
+        return transaction.preparedQuery(LOAD_FOR_ALERT).execute(Tuple.of(id)).flatMap(rows -> {
+            Row row = rows.iterator().next();
+            if (EventType.ALERT.equals(row.getString("type"))) {
+                LOG.errorf("Alert outbox #%d to %s could not be delivered: %s", id, row.getString("destination"), reason);
+                return Uni.createFrom().item(List.<Long>of());
+            }
+            return outbox.emit(transaction, DownstreamEvent.alert("outbox:" + id, row.getString("merchant_id"),
+                    row.getString("out_trade_no"), null, null, null, null,
+                    row.getString("type") + " to " + row.getString("destination") + " undeliverable: " + reason));
+        });
+    }
+
+    public static String idempotencyKey(String source, String type, String destination) {
+        return source + ":" + type + ":" + destination;
+    }
+}

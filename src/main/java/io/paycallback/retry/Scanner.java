@@ -1,0 +1,63 @@
+package io.paycallback.retry;
+
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.LeasedTable;
+import io.paycallback.ledger.Leases;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The safety net behind the immediate hand-off: every few seconds, lease what is due in each leased table, in
+ * batches, and keep going while batches come back full. Any number of instances may scan at once; the lease decides
+ * who works on a row. Catches what the hand-off dropped, what failed and is due again, and what a crashed instance
+ * left leased.
+ */
+@ApplicationScoped
+public class Scanner {
+
+    private static final Logger LOG = Logger.getLogger(Scanner.class);
+
+    private final Leases leases;
+    private final Worker worker;
+    private final int batchSize;
+    private final Duration leaseTime;
+
+    public Scanner(Leases leases, Worker worker, PayCallbackConfig config) {
+        this.leases = leases;
+        this.worker = worker;
+        this.batchSize = config.retry().batchSize();
+        this.leaseTime = config.retry().lease();
+    }
+
+    @Scheduled(every = "${paycallback.retry.scan-interval:5s}", delayed = "${paycallback.retry.scan-delay:5s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void scan() {
+        for (LeasedTable table : LeasedTable.values()) {
+            try {
+                drain(table);
+            } catch (RuntimeException e) {
+                LOG.warnf("Scan of %s failed, next scan retries: %s", table.table(), e.toString());
+            }
+        }
+    }
+
+    /** @return how many rows were leased */
+    public int drain(LeasedTable table) {
+        int total = 0;
+        List<Lease> batch;
+        do {
+            if (worker.isShutdown()) {
+                return total;
+            }
+            batch = leases.leaseDue(table, batchSize, leaseTime).await().atMost(leaseTime);
+            worker.processAll(batch);
+            total += batch.size();
+        } while (batch.size() == batchSize);
+        return total;
+    }
+}

@@ -1,0 +1,101 @@
+package io.paycallback.retry;
+
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.LeasedTable;
+import io.paycallback.ledger.Leases;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The worker threads: a fixed number of them, fed by two paths. A freshly reserved callback (and the outbox rows a
+ * transition wrote) is handed over at once without blocking the caller; when the queue is full the hand-off is
+ * dropped, since the row is in the table and the scanner will lease it. The scanner hands over whole leased batches
+ * and waits for them.
+ */
+@ApplicationScoped
+public class Worker {
+
+    private static final Logger LOG = Logger.getLogger(Worker.class);
+
+    private final LeaseProcessor processor;
+    private final Leases leases;
+    private final ThreadPoolExecutor executor;
+    private final Duration shutdownGrace;
+
+    public Worker(LeaseProcessor processor, Leases leases, PayCallbackConfig config) {
+        this.processor = processor;
+        this.leases = leases;
+        int threads = config.retry().workers();
+        AtomicInteger counter = new AtomicInteger();
+        this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(config.retry().handOffQueue()),
+                runnable -> {
+                    Thread thread = new Thread(runnable, "paycallback-worker-" + counter.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        this.shutdownGrace = config.retry().shutdownGrace();
+    }
+
+    /** Non-blocking: safe on the event loop. */
+    public void handOff(LeasedTable table, long id) {
+        try {
+            executor.execute(() -> leaseAndProcess(table, id));
+        } catch (RejectedExecutionException full) {
+            LOG.debugf("Hand-off queue full; %s #%d waits for the scanner", table.table(), id);
+        }
+    }
+
+    public void handOffOutbox(List<Long> outboxIds) {
+        outboxIds.forEach(id -> handOff(LeasedTable.OUTBOX, id));
+    }
+
+    /** Processes leased rows with the worker threads and returns when all are done. */
+    public void processAll(List<Lease> leased) {
+        List<CompletableFuture<Void>> running = new ArrayList<>(leased.size());
+        for (Lease lease : leased) {
+            Runnable task = () -> handOffOutbox(processor.process(lease));
+            try {
+                running.add(CompletableFuture.runAsync(task, executor));
+            } catch (RejectedExecutionException full) {
+                task.run();
+            }
+        }
+        CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
+    }
+
+    private void leaseAndProcess(LeasedTable table, long id) {
+        try {
+            Optional<Lease> lease = leases.leaseOne(table, id, processor.leaseTime()).await().atMost(processor.leaseTime());
+            lease.ifPresent(held -> handOffOutbox(processor.process(held)));
+        } catch (RuntimeException e) {
+            LOG.warnf("Immediate processing of %s #%d failed, the scanner will retry it: %s", table.table(), id, e.toString());
+        }
+    }
+
+    public boolean isShutdown() {
+        return executor.isShutdown();
+    }
+
+    @PreDestroy
+    void stop() throws InterruptedException {
+        executor.shutdown();
+        if (!executor.awaitTermination(shutdownGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+            // Rows still leased are retried by another instance once their lease runs out.
+            executor.shutdownNow();
+        }
+    }
+}
