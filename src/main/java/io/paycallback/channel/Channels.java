@@ -1,0 +1,88 @@
+package io.paycallback.channel;
+
+import io.paycallback.channel.alipay.AlipayChannel;
+import io.paycallback.channel.alipay.AlipayMerchant;
+import io.paycallback.channel.stripe.StripeChannel;
+import io.paycallback.channel.stripe.StripeMerchant;
+import io.paycallback.channel.wxpay.WxPayChannel;
+import io.paycallback.channel.wxpay.WxPayMerchant;
+import io.paycallback.config.PayCallbackConfig;
+import io.quarkus.runtime.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.security.PublicKey;
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The three channels, built once from configuration. {@link Startup} makes a bad key fail the application at start
+ * rather than at the first callback of that merchant.
+ */
+@Startup
+@ApplicationScoped
+public class Channels {
+
+    private static final String PREFIX = "paycallback.merchants.";
+
+    private final Map<ChannelId, Channel> channels;
+
+    @Inject
+    public Channels(PayCallbackConfig config, Clock clock) {
+        Map<String, WxPayMerchant> wxpay = new HashMap<>();
+        Map<String, AlipayMerchant> alipay = new HashMap<>();
+        Map<String, StripeMerchant> stripe = new HashMap<>();
+        config.merchants().forEach((merchantId, merchant) -> {
+            merchant.wxpay().ifPresent(keys -> wxpay.put(merchantId, wxpay(merchantId, keys)));
+            merchant.alipay().ifPresent(keys -> alipay.put(merchantId, alipay(merchantId, keys)));
+            merchant.stripe().ifPresent(keys -> stripe.put(merchantId, stripe(merchantId, keys)));
+        });
+        Map<ChannelId, Channel> built = new EnumMap<>(ChannelId.class);
+        built.put(ChannelId.WXPAY, new WxPayChannel(wxpay, clock));
+        built.put(ChannelId.ALIPAY, new AlipayChannel(alipay));
+        built.put(ChannelId.STRIPE, new StripeChannel(stripe, clock));
+        this.channels = built;
+    }
+
+    /** The channel named by a callback path segment ({@code wxpay}, {@code alipay}, {@code stripe}). */
+    public Optional<Channel> find(String path) {
+        return ChannelId.fromPath(path).map(channels::get);
+    }
+
+    public Channel get(ChannelId id) {
+        return channels.get(id);
+    }
+
+    private static WxPayMerchant wxpay(String merchantId, PayCallbackConfig.WxPay keys) {
+        String section = PREFIX + merchantId + ".wxpay";
+        Map<String, PublicKey> publicKeys = new HashMap<>();
+        keys.publicKeys().forEach((serial, value) ->
+                publicKeys.put(serial, PublicKeys.parse(value, section + ".public-keys." + serial)));
+        try {
+            return new WxPayMerchant(keys.mchid(), WxPayMerchant.apiV3Key(keys.apiV3Key()), publicKeys);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(section + ": " + e.getMessage());
+        }
+    }
+
+    private static AlipayMerchant alipay(String merchantId, PayCallbackConfig.Alipay keys) {
+        String section = PREFIX + merchantId + ".alipay";
+        PublicKey publicKey = PublicKeys.parse(keys.publicKey(), section + ".public-key");
+        try {
+            return new AlipayMerchant(keys.appId(), publicKey);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(section + ": " + e.getMessage());
+        }
+    }
+
+    private static StripeMerchant stripe(String merchantId, PayCallbackConfig.Stripe keys) {
+        try {
+            return new StripeMerchant(keys.webhookSecrets());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(PREFIX + merchantId + ".stripe: " + e.getMessage());
+        }
+    }
+}

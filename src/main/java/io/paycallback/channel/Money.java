@@ -1,0 +1,42 @@
+package io.paycallback.channel;
+
+import java.math.BigDecimal;
+import java.util.Currency;
+import java.util.Locale;
+
+/** Provider amounts in minor units, turned into the DECIMAL(18,2) amounts the ledger stores. */
+public final class Money {
+
+    private static final int LEDGER_SCALE = 2;
+
+    private Money() {
+    }
+
+    /**
+     * @param currency ISO 4217 code in any case
+     * @throws Rejection.Malformed for an unknown currency, or one with more fraction digits than the ledger holds
+     */
+    public static BigDecimal fromMinorUnits(long minorUnits, String currency) throws Rejection.Malformed {
+        int digits = currency(currency).getDefaultFractionDigits();
+        if (digits < 0 || digits > LEDGER_SCALE) {
+            throw Rejection.malformed("currency has " + digits + " fraction digits, the ledger holds " + LEDGER_SCALE);
+        }
+        return BigDecimal.valueOf(minorUnits, digits);
+    }
+
+    /** The upper-case ISO 4217 code. */
+    public static String currencyCode(String currency) throws Rejection.Malformed {
+        return currency(currency).getCurrencyCode();
+    }
+
+    private static Currency currency(String code) throws Rejection.Malformed {
+        if (code == null) {
+            throw Rejection.malformed("missing currency");
+        }
+        try {
+            return Currency.getInstance(code.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw Rejection.malformed("unknown currency");
+        }
+    }
+}

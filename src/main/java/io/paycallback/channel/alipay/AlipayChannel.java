@@ -1,0 +1,172 @@
+package io.paycallback.channel.alipay;
+
+import io.paycallback.channel.Answer;
+import io.paycallback.channel.CallbackKind;
+import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Channel;
+import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.Outcome;
+import io.paycallback.channel.Rejection;
+import io.paycallback.channel.Signatures;
+import io.paycallback.channel.Verdict;
+
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Alipay asynchronous notices: a form whose sorted, decoded parameters (without {@code sign} and {@code sign_type})
+ * are signed with RSA2. Alipay notices carry no timestamp to check.
+ */
+public final class AlipayChannel implements Channel {
+
+    private static final String SIGN_TYPE = "RSA2";
+    private static final String CURRENCY = "CNY";
+    private static final Set<String> PAID = Set.of("TRADE_SUCCESS", "TRADE_FINISHED");
+    private static final Set<String> UNPAID = Set.of("WAIT_BUYER_PAY", "TRADE_CLOSED");
+    /** Yuan with at most two decimals: the exact form Alipay sends, nothing a BigDecimal would round or scale. */
+    private static final Pattern YUAN = Pattern.compile("\\d{1,16}(\\.\\d{1,2})?");
+
+    private final Map<String, AlipayMerchant> merchants;
+
+    public AlipayChannel(Map<String, AlipayMerchant> merchants) {
+        this.merchants = Map.copyOf(merchants);
+    }
+
+    @Override
+    public ChannelId id() {
+        return ChannelId.ALIPAY;
+    }
+
+    @Override
+    public boolean serves(String merchantId) {
+        return merchants.containsKey(merchantId);
+    }
+
+    @Override
+    public Verdict read(CallbackRequest request) {
+        Map<String, String> params;
+        try {
+            params = verified(request);
+        } catch (Rejection rejection) {
+            return rejection.verdict();
+        } catch (RuntimeException e) {
+            return new Verdict.BadSignature("signature could not be verified");
+        }
+        try {
+            return new Verdict.Accepted(notice(request, params));
+        } catch (Rejection rejection) {
+            return rejection.verdict();
+        } catch (RuntimeException e) {
+            return new Verdict.Malformed("notice could not be read");
+        }
+    }
+
+    private Map<String, String> verified(CallbackRequest request) throws Rejection {
+        AlipayMerchant merchant = merchants.get(request.merchantId());
+        if (merchant == null) {
+            throw Rejection.badSignature("no alipay keys for this merchant");
+        }
+        FormBody form = FormBody.parse(request.body());
+        Map<String, String> params = form.params();
+        String sign = params.get("sign");
+        if (sign == null || sign.isBlank()) {
+            throw Rejection.badSignature("missing sign");
+        }
+        if (!SIGN_TYPE.equals(params.get("sign_type"))) {
+            throw Rejection.badSignature("sign_type is not RSA2");
+        }
+        if (!merchant.appId().equals(params.get("app_id"))) {
+            throw Rejection.badSignature("app_id is not this merchant's");
+        }
+        if (!Signatures.sha256WithRsa(merchant.alipayPublicKey(), signedContent(params).getBytes(form.charset()), sign)) {
+            throw Rejection.badSignature("signature does not match");
+        }
+        return params;
+    }
+
+    /** Alipay's rule: every parameter but sign and sign_type, empty values dropped, sorted by name, k=v joined by &. */
+    static String signedContent(Map<String, String> params) {
+        return new TreeMap<>(params).entrySet().stream()
+                .filter(e -> !e.getKey().equals("sign") && !e.getKey().equals("sign_type"))
+                .filter(e -> !e.getKey().isEmpty() && !e.getValue().isEmpty())
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining("&"));
+    }
+
+    private static Notice notice(CallbackRequest request, Map<String, String> params) throws Rejection {
+        boolean refund = present(params, "out_biz_no") && present(params, "refund_fee");
+        if (refund && request.kind() == CallbackKind.PAYMENT) {
+            return new Notice.Ignored("refund notice on payment endpoint");
+        }
+        if (!refund && request.kind() == CallbackKind.REFUND) {
+            return new Notice.Ignored("payment notice on refund endpoint");
+        }
+        return refund ? refund(request.merchantId(), params) : payment(request.merchantId(), params);
+    }
+
+    private static Notice payment(String merchantId, Map<String, String> params) throws Rejection {
+        String tradeStatus = required(params, "trade_status");
+        if (!PAID.contains(tradeStatus)) {
+            return new Notice.Ignored(UNPAID.contains(tradeStatus) ? "trade_status " + tradeStatus : "unknown trade_status");
+        }
+        return new Notice.Payment(merchantId, ChannelId.ALIPAY,
+                required(params, "trade_no"),
+                required(params, "out_trade_no"),
+                tradeStatus,
+                yuan(required(params, "total_amount"), "total_amount"),
+                CURRENCY);
+    }
+
+    /** Alipay reports a (partial) refund as a trade notice carrying out_biz_no and refund_fee; it is only sent once done. */
+    private static Notice refund(String merchantId, Map<String, String> params) throws Rejection {
+        return new Notice.Refund(merchantId, ChannelId.ALIPAY,
+                required(params, "out_biz_no"),
+                null,
+                required(params, "trade_no"),
+                required(params, "out_trade_no"),
+                Notice.RefundResult.SUCCEEDED,
+                yuan(required(params, "refund_fee"), "refund_fee"),
+                CURRENCY);
+    }
+
+    private static boolean present(Map<String, String> params, String name) {
+        String value = params.get(name);
+        return value != null && !value.isBlank();
+    }
+
+    private static String required(Map<String, String> params, String name) throws Rejection {
+        if (!present(params, name)) {
+            throw Rejection.malformed("missing " + name);
+        }
+        return params.get(name);
+    }
+
+    private static BigDecimal yuan(String value, String name) throws Rejection {
+        if (!YUAN.matcher(value).matches()) {
+            throw Rejection.malformed(name + " is not a non-negative amount with at most two decimals");
+        }
+        return new BigDecimal(value).setScale(2);
+    }
+
+    @Override
+    public Answer answer(Outcome outcome) {
+        return switch (outcome) {
+            case ACCEPTED -> text(200, "success");
+            case BAD_SIGNATURE -> text(401, "fail");
+            case MALFORMED -> text(400, "fail");
+            case BUSY -> text(503, "fail");
+            case STORE_FAILED -> text(500, "fail");
+            case TOO_LARGE -> text(413, "fail");
+            case UNKNOWN_MERCHANT -> text(404, "fail");
+        };
+    }
+
+    private static Answer text(int status, String body) {
+        return new Answer(status, "text/plain", body);
+    }
+}

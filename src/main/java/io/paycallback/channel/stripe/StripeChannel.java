@@ -1,0 +1,225 @@
+package io.paycallback.channel.stripe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.paycallback.channel.Answer;
+import io.paycallback.channel.CallbackKind;
+import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Channel;
+import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.JsonFields;
+import io.paycallback.channel.Money;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.Outcome;
+import io.paycallback.channel.Rejection;
+import io.paycallback.channel.Verdict;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Stripe webhook events: HMAC-SHA256 of {@code t.body} with an endpoint secret, then the event JSON, whose amounts are
+ * minor units of the event's currency.
+ */
+public final class StripeChannel implements Channel {
+
+    static final Duration TIMESTAMP_TOLERANCE = Duration.ofSeconds(300);
+    private static final String PAYMENT_SUCCEEDED = "payment_intent.succeeded";
+    private static final String CHARGE_REFUNDED = "charge.refunded";
+    /** {@code charge.refund.updated} is the older name Stripe still sends for refund changes. */
+    private static final Set<String> REFUND_EVENTS = Set.of("refund.created", "refund.updated", "refund.failed", "charge.refund.updated");
+
+    private final Map<String, StripeMerchant> merchants;
+    private final Clock clock;
+
+    public StripeChannel(Map<String, StripeMerchant> merchants, Clock clock) {
+        this.merchants = Map.copyOf(merchants);
+        this.clock = clock;
+    }
+
+    @Override
+    public ChannelId id() {
+        return ChannelId.STRIPE;
+    }
+
+    @Override
+    public boolean serves(String merchantId) {
+        return merchants.containsKey(merchantId);
+    }
+
+    @Override
+    public Verdict read(CallbackRequest request) {
+        try {
+            verify(request);
+        } catch (Rejection rejection) {
+            return rejection.verdict();
+        } catch (RuntimeException e) {
+            return new Verdict.BadSignature("signature could not be verified");
+        }
+        try {
+            return new Verdict.Accepted(notice(request));
+        } catch (Rejection rejection) {
+            return rejection.verdict();
+        } catch (RuntimeException e) {
+            return new Verdict.Malformed("event could not be read");
+        }
+    }
+
+    private void verify(CallbackRequest request) throws Rejection {
+        StripeMerchant merchant = merchants.get(request.merchantId());
+        if (merchant == null) {
+            throw Rejection.badSignature("no stripe secrets for this merchant");
+        }
+        SignatureHeader header = SignatureHeader.parse(request.header("Stripe-Signature"));
+        if (Math.abs(clock.instant().getEpochSecond() - header.timestamp()) > TIMESTAMP_TOLERANCE.toSeconds()) {
+            throw Rejection.badSignature("Stripe-Signature timestamp outside tolerance");
+        }
+        for (String secret : merchant.webhookSecrets()) {
+            byte[] expected = hmacSha256(secret, header.timestamp(), request.body());
+            for (byte[] candidate : header.v1Signatures()) {
+                if (MessageDigest.isEqual(expected, candidate)) {
+                    return;
+                }
+            }
+        }
+        throw Rejection.badSignature("no v1 signature matches");
+    }
+
+    /** The whole {@code whsec_...} string is the key, as Stripe's own libraries use it. */
+    private static byte[] hmacSha256(String secret, long timestamp, byte[] body) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            mac.update((timestamp + ".").getBytes(StandardCharsets.UTF_8));
+            return mac.doFinal(body);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+
+    private static Notice notice(CallbackRequest request) throws Rejection {
+        JsonNode event = JsonFields.parse(request.body(), "event");
+        String type = JsonFields.text(event, "type");
+        JsonNode object = JsonFields.object(JsonFields.object(event, "data"), "object");
+        boolean payment = PAYMENT_SUCCEEDED.equals(type);
+        boolean refund = CHARGE_REFUNDED.equals(type) || REFUND_EVENTS.contains(type);
+        if (!payment && !refund) {
+            return new Notice.Ignored("event type not used");
+        }
+        if (refund && request.kind() == CallbackKind.PAYMENT) {
+            return new Notice.Ignored("refund notice on payment endpoint");
+        }
+        if (payment && request.kind() == CallbackKind.REFUND) {
+            return new Notice.Ignored("payment notice on refund endpoint");
+        }
+        if (payment) {
+            return payment(request.merchantId(), object);
+        }
+        return CHARGE_REFUNDED.equals(type)
+                ? chargeRefunded(request.merchantId(), object)
+                : refund(request.merchantId(), object, null);
+    }
+
+    private static Notice payment(String merchantId, JsonNode paymentIntent) throws Rejection {
+        String outTradeNo = metadata(paymentIntent, "out_trade_no");
+        if (outTradeNo == null) {
+            throw Rejection.malformed("missing metadata.out_trade_no");
+        }
+        String currency = Money.currencyCode(JsonFields.text(paymentIntent, "currency"));
+        String amountField = paymentIntent.hasNonNull("amount_received") ? "amount_received" : "amount";
+        String status = JsonFields.optionalText(paymentIntent, "status");
+        return new Notice.Payment(merchantId, ChannelId.STRIPE,
+                JsonFields.text(paymentIntent, "id"),
+                outTradeNo,
+                status == null ? "succeeded" : status,
+                Money.fromMinorUnits(JsonFields.minorUnits(paymentIntent, amountField), currency),
+                currency);
+    }
+
+    /**
+     * A charge's refunds list is only included on older API versions; without it the charge's cumulative
+     * {@code amount_refunded} is all there is, keyed by the charge id.
+     */
+    private static Notice chargeRefunded(String merchantId, JsonNode charge) throws Rejection {
+        String outTradeNo = metadata(charge, "out_trade_no");
+        JsonNode latest = latestRefund(charge);
+        if (latest != null) {
+            return refund(merchantId, latest, outTradeNo);
+        }
+        String currency = Money.currencyCode(JsonFields.text(charge, "currency"));
+        String chargeId = JsonFields.text(charge, "id");
+        return new Notice.Refund(merchantId, ChannelId.STRIPE,
+                chargeId,
+                null,
+                JsonFields.text(charge, "payment_intent"),
+                outTradeNo,
+                Notice.RefundResult.SUCCEEDED,
+                Money.fromMinorUnits(JsonFields.minorUnits(charge, "amount_refunded"), currency),
+                currency);
+    }
+
+    private static JsonNode latestRefund(JsonNode charge) {
+        JsonNode data = charge.path("refunds").path("data");
+        JsonNode latest = null;
+        for (JsonNode refund : data) {
+            if (latest == null || refund.path("created").asLong() > latest.path("created").asLong()) {
+                latest = refund;
+            }
+        }
+        return latest;
+    }
+
+    private static Notice refund(String merchantId, JsonNode refund, String chargeOutTradeNo) throws Rejection {
+        String status = JsonFields.text(refund, "status");
+        Notice.RefundResult result = switch (status) {
+            case "succeeded" -> Notice.RefundResult.SUCCEEDED;
+            case "failed", "canceled" -> Notice.RefundResult.FAILED;
+            default -> null;
+        };
+        if (result == null) {
+            return new Notice.Ignored("pending".equals(status) || "requires_action".equals(status)
+                    ? "refund status " + status : "unknown refund status");
+        }
+        String refundId = JsonFields.text(refund, "id");
+        String outRefundNo = metadata(refund, "out_refund_no");
+        String outTradeNo = metadata(refund, "out_trade_no");
+        String currency = Money.currencyCode(JsonFields.text(refund, "currency"));
+        return new Notice.Refund(merchantId, ChannelId.STRIPE,
+                outRefundNo == null ? refundId : outRefundNo,
+                refundId,
+                JsonFields.text(refund, "payment_intent"),
+                outTradeNo == null ? chargeOutTradeNo : outTradeNo,
+                result,
+                Money.fromMinorUnits(JsonFields.minorUnits(refund, "amount"), currency),
+                currency);
+    }
+
+    private static String metadata(JsonNode object, String key) throws Rejection {
+        JsonNode metadata = object.get("metadata");
+        return metadata == null || !metadata.isObject() ? null : JsonFields.optionalText(metadata, key);
+    }
+
+    @Override
+    public Answer answer(Outcome outcome) {
+        return switch (outcome) {
+            case ACCEPTED -> new Answer(200, "application/json", "{\"received\":true}");
+            case BAD_SIGNATURE -> error(400, "signature verification failed");
+            case MALFORMED -> error(400, "malformed event");
+            case BUSY -> error(503, "busy, retry later");
+            case STORE_FAILED -> error(500, "storage unavailable, retry later");
+            case TOO_LARGE -> error(413, "body too large");
+            case UNKNOWN_MERCHANT -> error(404, "unknown merchant");
+        };
+    }
+
+    /** Messages are fixed ASCII phrases, so no JSON escaping is needed. */
+    private static Answer error(int status, String message) {
+        return new Answer(status, "application/json", "{\"error\":\"" + message + "\"}");
+    }
+}

@@ -1,0 +1,239 @@
+package io.paycallback.channel.wxpay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.paycallback.channel.Answer;
+import io.paycallback.channel.CallbackKind;
+import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Channel;
+import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.JsonFields;
+import io.paycallback.channel.Money;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.Outcome;
+import io.paycallback.channel.Rejection;
+import io.paycallback.channel.Signatures;
+import io.paycallback.channel.Verdict;
+
+import javax.crypto.Cipher;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.GCMParameterSpec;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PublicKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * WeChat Pay API v3 notices: RSA signature over {@code timestamp\nnonce\nbody\n}, then an AES-256-GCM {@code resource}
+ * whose plaintext is the payment or refund.
+ */
+public final class WxPayChannel implements Channel {
+
+    static final Duration TIMESTAMP_TOLERANCE = Duration.ofMinutes(5);
+    private static final String SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
+    /** WeChat Pay probes merchants with deliberately wrong signatures; they must be refused quietly. */
+    private static final String PROBE_PREFIX = "WECHATPAY/SIGNTEST/";
+    private static final String AEAD_ALGORITHM = "AEAD_AES_256_GCM";
+    private static final int GCM_TAG_BITS = 128;
+    private static final String DEFAULT_CURRENCY = "CNY";
+    private static final Set<String> UNPAID_TRADE_STATES = Set.of("NOTPAY", "CLOSED", "REFUND", "USERPAYING", "PAYERROR", "REVOKED");
+
+    private final Map<String, WxPayMerchant> merchants;
+    private final Clock clock;
+
+    public WxPayChannel(Map<String, WxPayMerchant> merchants, Clock clock) {
+        this.merchants = Map.copyOf(merchants);
+        this.clock = clock;
+    }
+
+    @Override
+    public ChannelId id() {
+        return ChannelId.WXPAY;
+    }
+
+    @Override
+    public boolean serves(String merchantId) {
+        return merchants.containsKey(merchantId);
+    }
+
+    @Override
+    public Verdict read(CallbackRequest request) {
+        WxPayMerchant merchant;
+        try {
+            merchant = merchant(request.merchantId());
+            verify(request, merchant);
+        } catch (Rejection rejection) {
+            return rejection.verdict();
+        } catch (RuntimeException e) {
+            return new Verdict.BadSignature("signature could not be verified");
+        }
+        try {
+            JsonNode plaintext = JsonFields.parse(decrypt(request.body(), merchant.apiV3Key()), "resource plaintext");
+            return new Verdict.Accepted(notice(request, merchant, plaintext));
+        } catch (Rejection rejection) {
+            return rejection.verdict();
+        } catch (RuntimeException e) {
+            return new Verdict.Malformed("notice could not be read");
+        }
+    }
+
+    private WxPayMerchant merchant(String merchantId) throws Rejection {
+        WxPayMerchant merchant = merchants.get(merchantId);
+        if (merchant == null) {
+            throw Rejection.badSignature("no wxpay keys for this merchant");
+        }
+        return merchant;
+    }
+
+    private void verify(CallbackRequest request, WxPayMerchant merchant) throws Rejection {
+        String timestamp = requiredHeader(request, "Wechatpay-Timestamp");
+        String nonce = requiredHeader(request, "Wechatpay-Nonce");
+        String signature = requiredHeader(request, "Wechatpay-Signature");
+        String serial = requiredHeader(request, "Wechatpay-Serial");
+        String signatureType = request.header("Wechatpay-Signature-Type");
+        if (signatureType != null && !SIGNATURE_TYPE.equals(signatureType)) {
+            throw Rejection.badSignature("unsupported Wechatpay-Signature-Type");
+        }
+        if (signature.startsWith(PROBE_PREFIX)) {
+            throw Rejection.badSignature("signature probe");
+        }
+        checkTimestamp(timestamp);
+        PublicKey key = merchant.publicKeys().get(serial);
+        if (key == null) {
+            throw Rejection.badSignature("unknown Wechatpay-Serial");
+        }
+        if (!Signatures.sha256WithRsa(key, signedMessage(timestamp, nonce, request.body()), signature)) {
+            throw Rejection.badSignature("signature does not match");
+        }
+    }
+
+    private static String requiredHeader(CallbackRequest request, String name) throws Rejection {
+        String value = request.header(name);
+        if (value == null || value.isBlank()) {
+            throw Rejection.badSignature("missing " + name);
+        }
+        return value.strip();
+    }
+
+    private void checkTimestamp(String timestamp) throws Rejection {
+        long seconds;
+        try {
+            seconds = Long.parseLong(timestamp);
+        } catch (NumberFormatException e) {
+            throw Rejection.badSignature("Wechatpay-Timestamp is not a number");
+        }
+        long skew = Math.abs(clock.instant().getEpochSecond() - seconds);
+        if (skew > TIMESTAMP_TOLERANCE.toSeconds()) {
+            throw Rejection.badSignature("Wechatpay-Timestamp outside tolerance");
+        }
+    }
+
+    /** The raw body bytes go in unchanged: re-encoding could alter what was signed. */
+    private static byte[] signedMessage(String timestamp, String nonce, byte[] body) {
+        ByteArrayOutputStream message = new ByteArrayOutputStream(body.length + 64);
+        message.writeBytes((timestamp + "\n" + nonce + "\n").getBytes(StandardCharsets.UTF_8));
+        message.writeBytes(body);
+        message.write('\n');
+        return message.toByteArray();
+    }
+
+    private static byte[] decrypt(byte[] body, SecretKey apiV3Key) throws Rejection {
+        JsonNode resource = JsonFields.object(JsonFields.parse(body, "body"), "resource");
+        if (!AEAD_ALGORITHM.equals(JsonFields.text(resource, "algorithm"))) {
+            throw Rejection.malformed("unsupported resource algorithm");
+        }
+        String associatedData = JsonFields.optionalText(resource, "associated_data");
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.DECRYPT_MODE, apiV3Key,
+                    new GCMParameterSpec(GCM_TAG_BITS, JsonFields.text(resource, "nonce").getBytes(StandardCharsets.UTF_8)));
+            if (associatedData != null) {
+                cipher.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
+            }
+            return cipher.doFinal(Base64.getDecoder().decode(JsonFields.text(resource, "ciphertext")));
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            throw Rejection.malformed("resource does not decrypt");
+        }
+    }
+
+    private static Notice notice(CallbackRequest request, WxPayMerchant merchant, JsonNode plaintext) throws Rejection {
+        if (!merchant.mchid().equals(JsonFields.text(plaintext, "mchid"))) {
+            throw Rejection.malformed("mchid is not the configured merchant");
+        }
+        boolean refund = plaintext.has("refund_status");
+        if (!refund && !plaintext.has("trade_state")) {
+            throw Rejection.malformed("neither trade_state nor refund_status");
+        }
+        if (refund && request.kind() == CallbackKind.PAYMENT) {
+            return new Notice.Ignored("refund notice on payment endpoint");
+        }
+        if (!refund && request.kind() == CallbackKind.REFUND) {
+            return new Notice.Ignored("payment notice on refund endpoint");
+        }
+        return refund ? refund(request.merchantId(), plaintext) : payment(request.merchantId(), plaintext);
+    }
+
+    private static Notice payment(String merchantId, JsonNode plaintext) throws Rejection {
+        String tradeState = JsonFields.text(plaintext, "trade_state");
+        if (!"SUCCESS".equals(tradeState)) {
+            return new Notice.Ignored(UNPAID_TRADE_STATES.contains(tradeState) ? "trade_state " + tradeState : "unknown trade_state");
+        }
+        JsonNode amount = JsonFields.object(plaintext, "amount");
+        String currency = currency(amount);
+        return new Notice.Payment(merchantId, ChannelId.WXPAY,
+                JsonFields.text(plaintext, "transaction_id"),
+                JsonFields.text(plaintext, "out_trade_no"),
+                tradeState,
+                Money.fromMinorUnits(JsonFields.minorUnits(amount, "total"), currency),
+                currency);
+    }
+
+    private static Notice refund(String merchantId, JsonNode plaintext) throws Rejection {
+        String status = JsonFields.text(plaintext, "refund_status");
+        Notice.RefundResult result = switch (status) {
+            case "SUCCESS" -> Notice.RefundResult.SUCCEEDED;
+            case "CLOSED", "ABNORMAL" -> Notice.RefundResult.FAILED;
+            default -> null;
+        };
+        if (result == null) {
+            return new Notice.Ignored("PROCESSING".equals(status) ? "refund_status PROCESSING" : "unknown refund_status");
+        }
+        JsonNode amount = JsonFields.object(plaintext, "amount");
+        String currency = currency(amount);
+        return new Notice.Refund(merchantId, ChannelId.WXPAY,
+                JsonFields.text(plaintext, "out_refund_no"),
+                JsonFields.text(plaintext, "refund_id"),
+                JsonFields.text(plaintext, "transaction_id"),
+                JsonFields.text(plaintext, "out_trade_no"),
+                result,
+                Money.fromMinorUnits(JsonFields.minorUnits(amount, "refund"), currency),
+                currency);
+    }
+
+    private static String currency(JsonNode amount) throws Rejection {
+        String currency = JsonFields.optionalText(amount, "currency");
+        return Money.currencyCode(currency == null ? DEFAULT_CURRENCY : currency);
+    }
+
+    @Override
+    public Answer answer(Outcome outcome) {
+        return switch (outcome) {
+            case ACCEPTED -> json(200, "SUCCESS", "\u6210\u529f");
+            case BAD_SIGNATURE -> json(401, "FAIL", "signature verification failed");
+            case MALFORMED -> json(400, "FAIL", "malformed notice");
+            case BUSY -> json(503, "FAIL", "busy, retry later");
+            case STORE_FAILED -> json(500, "FAIL", "storage unavailable, retry later");
+            case TOO_LARGE -> json(413, "FAIL", "body too large");
+            case UNKNOWN_MERCHANT -> json(404, "FAIL", "unknown merchant");
+        };
+    }
+
+    /** Messages are fixed ASCII phrases (or the fixed success word), so no JSON escaping is needed. */
+    private static Answer json(int status, String code, String message) {
+        return new Answer(status, "application/json", "{\"code\":\"" + code + "\",\"message\":\"" + message + "\"}");
+    }
+}

@@ -1,0 +1,43 @@
+package io.paycallback.channel.wxpay;
+
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
+import java.util.Map;
+
+/**
+ * One merchant's WeChat Pay keys.
+ *
+ * @param apiV3Key   the AES-256-GCM key of notice resources
+ * @param publicKeys platform certificate serial or {@code PUB_KEY_ID_...} to WeChat Pay's public key; several during rotation
+ */
+public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys) {
+
+    public WxPayMerchant {
+        if (mchid == null || mchid.isBlank()) {
+            throw new IllegalArgumentException("mchid is empty");
+        }
+        if (apiV3Key.getEncoded().length != 32) {
+            throw new IllegalArgumentException("api-v3-key must be 32 bytes");
+        }
+        if (publicKeys.isEmpty()) {
+            throw new IllegalArgumentException("public-keys is empty");
+        }
+        publicKeys = Map.copyOf(publicKeys);
+    }
+
+    /** The APIv3 key as configured: its UTF-8 bytes are the AES key, so it must be exactly 32 bytes. */
+    public static SecretKey apiV3Key(String value) {
+        byte[] bytes = value == null ? new byte[0] : value.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length != 32) {
+            throw new IllegalArgumentException("api-v3-key must be 32 bytes");
+        }
+        return new SecretKeySpec(bytes, "AES");
+    }
+
+    @Override
+    public String toString() {
+        return "WxPayMerchant[mchid=" + mchid + ", serials=" + publicKeys.keySet() + "]";
+    }
+}

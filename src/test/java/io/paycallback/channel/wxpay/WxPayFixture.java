@@ -1,0 +1,86 @@
+package io.paycallback.channel.wxpay;
+
+import io.paycallback.channel.CallbackKind;
+import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.TestKeys;
+
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Builds WeChat Pay v3 notices the way WeChat Pay does: encrypted resource, signed headers. */
+final class WxPayFixture {
+
+    static final String MCHID = "1900000001";
+    static final String API_V3_KEY = "0123456789abcdefABCDEF0123456789";
+    static final String NONCE = "5K8264ILTKCH";
+    static final String ASSOCIATED_DATA = "transaction";
+
+    private WxPayFixture() {
+    }
+
+    static String payment(String tradeState, long totalFen) {
+        return """
+                {"mchid":"%s","appid":"wxd678efh567hg6787","out_trade_no":"ORDER-1","transaction_id":"4200000001202601010000000001",\
+                "trade_type":"JSAPI","trade_state":"%s","trade_state_desc":"\u652f\u4ed8\u6210\u529f","success_time":"2026-01-01T08:00:00+08:00",\
+                "payer":{"openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6o"},"amount":{"total":%d,"payer_total":%d,"currency":"CNY","payer_currency":"CNY"}}"""
+                .formatted(MCHID, tradeState, totalFen, totalFen);
+    }
+
+    static String refund(String refundStatus, long refundFen) {
+        return """
+                {"mchid":"%s","out_trade_no":"ORDER-1","transaction_id":"4200000001202601010000000001","out_refund_no":"REFUND-1",\
+                "refund_id":"50000000382019052709732678859","refund_status":"%s","success_time":"2026-01-01T09:00:00+08:00",\
+                "user_received_account":"\u62db\u5546\u94f6\u884c\u4fe1\u7528\u5361","amount":{"total":8800,"refund":%d,"payer_total":8800,"payer_refund":%d}}"""
+                .formatted(MCHID, refundStatus, refundFen, refundFen);
+    }
+
+    static String encrypt(String plaintext, String apiV3Key) {
+        try {
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(apiV3Key.getBytes(StandardCharsets.UTF_8), "AES"),
+                    new GCMParameterSpec(128, NONCE.getBytes(StandardCharsets.UTF_8)));
+            cipher.updateAAD(ASSOCIATED_DATA.getBytes(StandardCharsets.UTF_8));
+            return Base64.getEncoder().encodeToString(cipher.doFinal(plaintext.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String body(String eventType, String ciphertext) {
+        return """
+                {"id":"EV-018","create_time":"2026-01-01T08:00:00+08:00","resource_type":"encrypt-resource",\
+                "event_type":"%s","summary":"\u652f\u4ed8\u6210\u529f","resource":{"original_type":"transaction",\
+                "algorithm":"AEAD_AES_256_GCM","ciphertext":"%s","associated_data":"%s","nonce":"%s"}}"""
+                .formatted(eventType, ciphertext, ASSOCIATED_DATA, NONCE);
+    }
+
+    static String paymentBody(String plaintext) {
+        return body("TRANSACTION.SUCCESS", encrypt(plaintext, API_V3_KEY));
+    }
+
+    static String signature(PrivateKey key, long timestamp, String nonce, String body) {
+        return TestKeys.sha256WithRsa(key, (timestamp + "\n" + nonce + "\n" + body + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Map<String, String> headers(String serial, long timestamp, String signature) {
+        Map<String, String> headers = new HashMap<>();
+        headers.put("wechatpay-timestamp", Long.toString(timestamp));
+        headers.put("wechatpay-nonce", "nonce-593BEC0C930BF1AFEB40B4A08C8FB242");
+        headers.put("wechatpay-signature", signature);
+        headers.put("wechatpay-serial", serial);
+        headers.put("wechatpay-signature-type", "WECHATPAY2-SHA256-RSA2048");
+        return headers;
+    }
+
+    static CallbackRequest signed(CallbackKind kind, PrivateKey key, String serial, long timestamp, String body) {
+        String signature = signature(key, timestamp, "nonce-593BEC0C930BF1AFEB40B4A08C8FB242", body);
+        return new CallbackRequest("default", kind, headers(serial, timestamp, signature), body.getBytes(StandardCharsets.UTF_8));
+    }
+}
