@@ -1,0 +1,124 @@
+package io.paycallback.channel;
+
+import io.paycallback.config.PayCallbackConfig;
+import org.junit.jupiter.api.Test;
+
+import java.security.KeyPair;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ChannelsTest {
+
+    private static final KeyPair KEYS = TestKeys.rsa();
+    private static final String API_V3_KEY = "0123456789abcdefABCDEF0123456789";
+
+    record Config(Map<String, PayCallbackConfig.Merchant> merchants) implements PayCallbackConfig {
+        @Override
+        public Callback callback() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Retry retry() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Admin admin() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Downstream downstream() {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    record Merchant(Optional<PayCallbackConfig.WxPay> wxpay, Optional<PayCallbackConfig.Alipay> alipay,
+                    Optional<PayCallbackConfig.Stripe> stripe) implements PayCallbackConfig.Merchant {
+    }
+
+    record WxPay(String mchid, String apiV3Key, Map<String, String> publicKeys) implements PayCallbackConfig.WxPay {
+    }
+
+    record Alipay(String appId, String publicKey) implements PayCallbackConfig.Alipay {
+    }
+
+    record Stripe(List<String> webhookSecrets) implements PayCallbackConfig.Stripe {
+    }
+
+    private static Channels channels(Map<String, PayCallbackConfig.Merchant> merchants) {
+        return new Channels(new Config(merchants), Clock.systemUTC());
+    }
+
+    private static Merchant wxpayOnly(String apiV3Key, String publicKey) {
+        return new Merchant(Optional.of(new WxPay("1900000001", apiV3Key, Map.of("SERIAL-1", publicKey))), Optional.empty(), Optional.empty());
+    }
+
+    @Test
+    void buildsEachChannelForTheMerchantsThatConfigureIt() {
+        Channels channels = channels(Map.of(
+                "default", new Merchant(
+                        Optional.of(new WxPay("1900000001", API_V3_KEY, Map.of("SERIAL-1", TestKeys.pem(KEYS.getPublic()),
+                                "PUB_KEY_ID_2", TestKeys.base64Der(KEYS.getPublic())))),
+                        Optional.of(new Alipay("2021000000000001", TestKeys.base64Der(KEYS.getPublic()))),
+                        Optional.of(new Stripe(List.of("whsec_a", "whsec_b")))),
+                "shop2", new Merchant(Optional.empty(), Optional.empty(), Optional.of(new Stripe(List.of("whsec_c"))))));
+
+        assertTrue(channels.get(ChannelId.WXPAY).serves("default"));
+        assertTrue(channels.get(ChannelId.ALIPAY).serves("default"));
+        assertTrue(channels.get(ChannelId.STRIPE).serves("default"));
+        assertFalse(channels.get(ChannelId.WXPAY).serves("shop2"));
+        assertFalse(channels.get(ChannelId.ALIPAY).serves("shop2"));
+        assertTrue(channels.get(ChannelId.STRIPE).serves("shop2"));
+        assertFalse(channels.get(ChannelId.STRIPE).serves("nobody"));
+    }
+
+    @Test
+    void findsChannelsByPathSegment() {
+        Channels channels = channels(Map.of());
+        for (ChannelId id : ChannelId.values()) {
+            assertEquals(id, channels.find(id.path()).orElseThrow().id());
+            assertEquals(id, channels.get(id).id());
+        }
+        assertTrue(channels.find("paypal").isEmpty());
+        assertTrue(channels.find("WXPAY").isEmpty());
+    }
+
+    @Test
+    void badPublicKeyFailsStartupNamingTheKeyNotTheValue() {
+        String value = "bm90LWEta2V5";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> channels(Map.of("m1", wxpayOnly(API_V3_KEY, value))));
+        assertTrue(e.getMessage().contains("paycallback.merchants.m1.wxpay.public-keys.SERIAL-1"), e.getMessage());
+        assertFalse(e.getMessage().contains(value));
+
+        IllegalArgumentException alipay = assertThrows(IllegalArgumentException.class, () -> channels(Map.of("m2",
+                new Merchant(Optional.empty(), Optional.of(new Alipay("2021", "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----")), Optional.empty()))));
+        assertTrue(alipay.getMessage().contains("paycallback.merchants.m2.alipay.public-key"), alipay.getMessage());
+    }
+
+    @Test
+    void apiV3KeyMustBe32Bytes() {
+        String shortKey = "0123456789abcdef0123456789abcde";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> channels(Map.of("m1", wxpayOnly(shortKey, TestKeys.base64Der(KEYS.getPublic())))));
+        assertEquals("paycallback.merchants.m1.wxpay: api-v3-key must be 32 bytes", e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> channels(Map.of("m1", wxpayOnly("\u5bc6\u94a5".repeat(6), TestKeys.base64Der(KEYS.getPublic())))));
+    }
+
+    @Test
+    void emptyStripeSecretFailsStartup() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> channels(Map.of("m1",
+                new Merchant(Optional.empty(), Optional.empty(), Optional.of(new Stripe(List.of(" ")))))));
+        assertTrue(e.getMessage().startsWith("paycallback.merchants.m1.stripe"), e.getMessage());
+    }
+}
