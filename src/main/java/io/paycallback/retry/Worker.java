@@ -91,7 +91,7 @@ public class Worker {
     }
 
     @PreDestroy
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         executor.shutdown();
         if (!executor.awaitTermination(shutdownGrace.toMillis(), TimeUnit.MILLISECONDS)) {
             // Rows still leased are retried by another instance once their lease runs out.

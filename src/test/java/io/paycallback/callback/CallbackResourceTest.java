@@ -1,12 +1,11 @@
 package io.paycallback.callback;
 
+import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.ProviderKeys;
-import io.paycallback.testsupport.ProviderKeysResource;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -25,18 +24,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @QuarkusTest
-@QuarkusTestResource(ProviderKeysResource.class)
 class CallbackResourceTest {
 
     private static final String WX_SUCCESS = "{\"code\":\"SUCCESS\",\"message\":\"成功\"}";
@@ -174,7 +167,7 @@ class CallbackResourceTest {
             String tradeNo = unique("T");
             SignedCallback callback = channel.getValue().apply(tradeNo);
 
-            List<Integer> statuses = concurrently(100, () -> Send.payment(callback).statusCode());
+            List<Integer> statuses = Concurrently.times(100, () -> Send.payment(callback).statusCode());
 
             assertThat(statuses).as(channel.getKey()).hasSize(100).containsOnly(200);
             assertThat(paymentRows(channel.getKey(), tradeNo)).as(channel.getKey()).isEqualTo(1);
@@ -197,7 +190,7 @@ class CallbackResourceTest {
                     .execute(Tuple.of(id)).await().indefinitely();
 
             long start = System.nanoTime();
-            List<Integer> statuses = concurrently(20, () -> Send.payment(callback).statusCode());
+            List<Integer> statuses = Concurrently.times(20, () -> Send.payment(callback).statusCode());
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 
             transaction.rollback().await().indefinitely();
@@ -296,27 +289,5 @@ class CallbackResourceTest {
         Send.payment(signer.stripePayment(unique("ORD"), unique("pi_"), 100, "usd", Instant.now())).then().statusCode(200);
         String metrics = given().port(9001).get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).contains("paycallback_callbacks_total{channel=\"stripe\",kind=\"payment\",outcome=\"new\"}");
-    }
-
-    static <T> List<T> concurrently(int threads, Callable<T> task) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<T>> futures = new ArrayList<>();
-            for (int i = 0; i < threads; i++) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return task.call();
-                }));
-            }
-            start.countDown();
-            List<T> results = new ArrayList<>();
-            for (Future<T> future : futures) {
-                results.add(future.get());
-            }
-            return results;
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }

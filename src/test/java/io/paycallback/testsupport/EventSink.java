@@ -1,0 +1,32 @@
+package io.paycallback.testsupport;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static io.restassured.RestAssured.given;
+
+/** The test's handle on {@link EventSinkResource}. */
+public final class EventSink {
+
+    private final String base = ConfigProvider.getConfig().getValue("test.sink.base-url", String.class);
+
+    /** Idempotency-Key and event type of each delivery the sink accepted, in order. */
+    public List<String> received() {
+        String text = given().get(base + "/received").then().statusCode(200).extract().asString();
+        return text.isBlank() ? List.of() : Arrays.asList(text.split("\n"));
+    }
+
+    public List<String> receivedFor(String source) {
+        return received().stream().filter(line -> line.startsWith(source + ":")).toList();
+    }
+
+    public void answer(int status) {
+        given().body(Integer.toString(status)).post(base + "/answer").then().statusCode(200);
+    }
+
+    public void reset() {
+        given().post(base + "/reset").then().statusCode(200);
+    }
+}
