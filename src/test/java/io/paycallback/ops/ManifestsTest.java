@@ -202,9 +202,12 @@ class ManifestsTest {
     @Test
     void terminationGraceCoversPreStopAndShutdown() {
         long preStop = container.getLifecycle().getPreStop().getSleep().getSeconds();
+        // The application runs its phases one after another: readiness-down delay, in-flight requests, workers.
+        Duration delay = Boolean.parseBoolean(appConfig("quarkus.shutdown.delay-enabled").orElse("false"))
+                ? Manifests.duration(appConfig("quarkus.shutdown.delay").orElse("0s")) : Duration.ZERO;
         Duration shutdown = Manifests.duration(appConfig("quarkus.shutdown.timeout").orElse(SHUTDOWN_TIMEOUT_DEFAULT));
         Duration workerGrace = Manifests.duration(appConfig("paycallback.retry.shutdown-grace").orElse("10s"));
-        long needed = preStop + Math.max(shutdown.toSeconds(), workerGrace.toSeconds());
+        long needed = preStop + delay.toSeconds() + shutdown.toSeconds() + workerGrace.toSeconds();
         assertThat(pod.getTerminationGracePeriodSeconds()).isGreaterThanOrEqualTo(needed);
     }
 
