@@ -13,5 +13,11 @@ public interface Channel {
 
     Verdict read(CallbackRequest request);
 
+    /**
+     * Parses a body that was verified when it arrived and has been stored since (an operator's replay). The signature
+     * headers are not stored, so it is not verified again; the parsing is the very same as {@link #read}'s.
+     */
+    Verdict parseStored(CallbackRequest request);
+
     Answer answer(Outcome outcome);
 }

@@ -32,10 +32,14 @@ public class Channels {
 
     @Inject
     public Channels(PayCallbackConfig config, Clock clock) {
+        this(config.merchants(), clock);
+    }
+
+    public Channels(Map<String, PayCallbackConfig.Merchant> merchants, Clock clock) {
         Map<String, WxPayMerchant> wxpay = new HashMap<>();
         Map<String, AlipayMerchant> alipay = new HashMap<>();
         Map<String, StripeMerchant> stripe = new HashMap<>();
-        config.merchants().forEach((merchantId, merchant) -> {
+        merchants.forEach((merchantId, merchant) -> {
             merchant.wxpay().ifPresent(keys -> wxpay.put(merchantId, wxpay(merchantId, keys)));
             merchant.alipay().ifPresent(keys -> alipay.put(merchantId, alipay(merchantId, keys)));
             merchant.stripe().ifPresent(keys -> stripe.put(merchantId, stripe(merchantId, keys)));

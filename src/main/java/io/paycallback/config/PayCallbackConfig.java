@@ -25,6 +25,10 @@ public interface PayCallbackConfig {
 
     Downstream downstream();
 
+    Housekeeping housekeeping();
+
+    Monitoring monitoring();
+
     interface Merchant {
         Optional<WxPay> wxpay();
 
@@ -117,5 +121,36 @@ public interface PayCallbackConfig {
             @WithName("timeout")
             Duration timeout();
         }
+    }
+
+    interface Housekeeping {
+        /** Raw bodies of done callbacks are blanked this long after they were done. */
+        @WithDefault("1d")
+        Duration blankBodiesAfter();
+
+        /** Done rows older than this move to the archive tables; never under 7 days, while providers may still push. */
+        @WithDefault("90d")
+        Duration retention();
+
+        /** Rows per statement: small batches keep row locks short. */
+        @WithDefault("500")
+        int batchSize();
+
+        @WithDefault("10m")
+        Duration interval();
+
+        /** Upper bound of batches per table and run, so one run never hogs the database. */
+        @WithDefault("200")
+        int maxBatchesPerRun();
+    }
+
+    interface Monitoring {
+        /** How often the backlog, dead-letter and quarantine gauges are recounted. */
+        @WithDefault("30s")
+        Duration gaugeInterval();
+
+        /** A callback still pending this long after it arrived counts as backlog: that gauge must stay at zero. */
+        @WithDefault("1h")
+        Duration stalePendingAfter();
     }
 }

@@ -42,6 +42,11 @@ public class Leases {
             UPDATE %s SET status = 2, retry_count = retry_count + 1, lease_token = NULL, last_error = ?, updated_at = NOW(3)
             WHERE id = ? AND lease_token = ? AND status = 0""";
 
+    private static final String REQUEUE = """
+            UPDATE %s SET status = 0, retry_count = 0, next_retry_at = NOW(3), lease_token = NULL, last_error = NULL,
+                updated_at = NOW(3)
+            WHERE id = ? AND status = 2""";
+
     private static final int ERROR_LENGTH = 500;
 
     private final Pool pool;
@@ -102,6 +107,11 @@ public class Leases {
         return fenced(client, statements.get(lease.table()).bury, Tuple.of(truncate(error), lease.id(), lease.token()), lease);
     }
 
+    /** An operator's second chance for a dead letter: pending again, with a fresh set of tries. */
+    public Uni<Boolean> requeue(LeasedTable table, long id) {
+        return pool.preparedQuery(statements.get(table).requeue).execute(Tuple.of(id)).map(rows -> rows.rowCount() == 1);
+    }
+
     private static Uni<Void> fenced(SqlClient client, String sql, Tuple params, Lease lease) {
         return client.preparedQuery(sql).execute(params).map(updated -> {
             if (updated.rowCount() != 1) {
@@ -128,6 +138,7 @@ public class Leases {
         final String finish;
         final String reschedule;
         final String bury;
+        final String requeue;
 
         Statements(String table) {
             leaseDue = LEASE_DUE.formatted(table);
@@ -137,6 +148,7 @@ public class Leases {
             finish = FINISH.formatted(table);
             reschedule = RESCHEDULE.formatted(table);
             bury = BURY.formatted(table);
+            requeue = REQUEUE.formatted(table);
         }
     }
 }

@@ -43,7 +43,8 @@ public class StoredCallbacks {
         return client.preparedQuery(PAYMENT_BY_TRADE).execute(Tuple.of(merchantId, channel, channelTradeNo))
                 .map(rows -> {
                     for (Row row : rows) {
-                        if (row.getInteger("status") == 1) {
+                        RowStatus status = RowStatus.of(row.getInteger("status"));
+                        if (status == RowStatus.DONE || status == RowStatus.COMPACTED) {
                             return toPayment(row);
                         }
                     }

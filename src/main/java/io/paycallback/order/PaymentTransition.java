@@ -67,9 +67,14 @@ public class PaymentTransition {
         Refunds.Refund refund = new Refunds.Refund(payment.merchantId(), payment.channel(), refundNo, null,
                 payment.outTradeNo(), payment.channelTradeNo(), payment.amount(), payment.currency(), Refunds.REQUESTED,
                 stale.reason());
+        return refunds.request(transaction, refund).flatMap(requested -> requested
+                ? requestRefund(transaction, payment, stale, refundNo)
+                : Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of())));
+    }
+
+    private Uni<Transition> requestRefund(SqlClient transaction, StoredPayment payment, StalePayment stale, String refundNo) {
         List<Long> outboxIds = new ArrayList<>();
-        return refunds.request(transaction, refund)
-                .chain(() -> outbox.emit(transaction, event(payment, EventType.REFUND_REQUESTED, refundNo, stale.reason())))
+        return outbox.emit(transaction, event(payment, EventType.REFUND_REQUESTED, refundNo, stale.reason()))
                 .invoke(outboxIds::addAll)
                 .chain(() -> outbox.emit(transaction, event(payment, EventType.ALERT, refundNo, stale.reason())))
                 .invoke(outboxIds::addAll)

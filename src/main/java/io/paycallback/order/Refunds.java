@@ -28,8 +28,9 @@ public class Refunds {
                          String channelTradeNo, BigDecimal amount, String currency, String status, String reason) {
     }
 
-    public Uni<Void> request(SqlClient client, Refund refund) {
-        return insert(client, refund).replaceWithVoid();
+    /** @return false when this refund was requested before (a replay): nothing new to do */
+    public Uni<Boolean> request(SqlClient client, Refund refund) {
+        return insert(client, refund).replaceWith(true).onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(false);
     }
 
     /**

@@ -3,9 +3,12 @@ package io.paycallback.outbox;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.ledger.MySqlErrors;
+import io.paycallback.ledger.RowStatus;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.mysqlclient.MySQLClient;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Writes downstream events as rows, inside the caller's business transaction: the effect and the state change that
@@ -31,6 +35,10 @@ public class Outbox {
                                 next_retry_at, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, 0, 0, NOW(3), NOW(3), NOW(3))""";
 
+    static final String LIST_FOR_ORDER = """
+            SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
+            FROM outbox WHERE merchant_id = ? AND out_trade_no = ? ORDER BY id""";
+
     private final ObjectMapper json;
     private final Clock clock;
     private final Map<String, List<String>> destinationsByType = new LinkedHashMap<>();
@@ -42,7 +50,10 @@ public class Outbox {
                 destinationsByType.computeIfAbsent(type.trim(), t -> new ArrayList<>()).add(name)));
     }
 
-    /** Emits the event; yields the ids of the rows written, so they can be handed to the relay at once. */
+    /**
+     * Emits the event; yields the ids of the rows written, so they can be handed to the relay at once. An event is
+     * named by its source and type, so emitting it again writes nothing.
+     */
     public Uni<List<Long>> emit(SqlClient transaction, DownstreamEvent event) {
         String payload = payload(event);
         return Multi.createFrom().iterable(destinations(event.type()))
@@ -50,8 +61,33 @@ public class Outbox {
                         .execute(Tuple.tuple().addString(event.source()).addString(event.type())
                                 .addString(destination).addString(event.merchantId()).addString(event.outTradeNo())
                                 .addString(payload))
-                        .map(rows -> rows.property(MySQLClient.LAST_INSERTED_ID)))
-                .collect().asList();
+                        .map(rows -> Optional.of(rows.property(MySQLClient.LAST_INSERTED_ID)))
+                        // The event already exists (a replay of a settled callback): writing it again is a no-op.
+                        .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(Optional.<Long>empty()))
+                .collect().asList()
+                .map(ids -> ids.stream().flatMap(Optional::stream).toList());
+    }
+
+    /** Every event of one order, for an operator, payload included (it carries no secrets). */
+    public Uni<List<Map<String, Object>>> listForOrder(SqlClient client, String merchantId, String outTradeNo) {
+        return client.preparedQuery(LIST_FOR_ORDER).execute(Tuple.of(merchantId, outTradeNo)).map(rows -> {
+            List<Map<String, Object>> events = new ArrayList<>();
+            for (Row row : rows) {
+                Map<String, Object> event = new LinkedHashMap<>();
+                event.put("id", row.getLong("id"));
+                event.put("source", row.getString("source"));
+                event.put("type", row.getString("type"));
+                event.put("destination", row.getString("destination"));
+                event.put("status", RowStatus.of(row.getInteger("status")).label());
+                event.put("retryCount", row.getInteger("retry_count"));
+                event.put("nextRetryAt", row.getLocalDateTime("next_retry_at").toString());
+                event.put("lastError", row.getString("last_error"));
+                event.put("payload", row.getString("payload"));
+                event.put("createdAt", row.getLocalDateTime("created_at").toString());
+                events.add(event);
+            }
+            return events;
+        });
     }
 
     List<String> destinations(String type) {

@@ -19,28 +19,6 @@ class ChannelsTest {
     private static final KeyPair KEYS = TestKeys.rsa();
     private static final String API_V3_KEY = "0123456789abcdefABCDEF0123456789";
 
-    record Config(Map<String, PayCallbackConfig.Merchant> merchants) implements PayCallbackConfig {
-        @Override
-        public Callback callback() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Retry retry() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Admin admin() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Downstream downstream() {
-            throw new UnsupportedOperationException();
-        }
-    }
-
     record Merchant(Optional<PayCallbackConfig.WxPay> wxpay, Optional<PayCallbackConfig.Alipay> alipay,
                     Optional<PayCallbackConfig.Stripe> stripe) implements PayCallbackConfig.Merchant {
     }
@@ -55,7 +33,7 @@ class ChannelsTest {
     }
 
     private static Channels channels(Map<String, PayCallbackConfig.Merchant> merchants) {
-        return new Channels(new Config(merchants), Clock.systemUTC());
+        return new Channels(merchants, Clock.systemUTC());
     }
 
     private static Merchant wxpayOnly(String apiV3Key, String publicKey) {

@@ -57,6 +57,21 @@ public final class AlipayChannel implements Channel {
         } catch (RuntimeException e) {
             return new Verdict.BadSignature("signature could not be verified");
         }
+        return parse(request, params);
+    }
+
+    @Override
+    public Verdict parseStored(CallbackRequest request) {
+        try {
+            return parse(request, FormBody.parse(request.body()).params());
+        } catch (Rejection rejection) {
+            return rejection.verdict();
+        } catch (RuntimeException e) {
+            return new Verdict.Malformed("notice could not be read");
+        }
+    }
+
+    private Verdict parse(CallbackRequest request, Map<String, String> params) {
         try {
             return new Verdict.Accepted(notice(request, params));
         } catch (Rejection rejection) {

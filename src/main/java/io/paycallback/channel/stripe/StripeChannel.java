@@ -62,6 +62,11 @@ public final class StripeChannel implements Channel {
         } catch (RuntimeException e) {
             return new Verdict.BadSignature("signature could not be verified");
         }
+        return parseStored(request);
+    }
+
+    @Override
+    public Verdict parseStored(CallbackRequest request) {
         try {
             return new Verdict.Accepted(notice(request));
         } catch (Rejection rejection) {

@@ -71,6 +71,16 @@ public final class WxPayChannel implements Channel {
         } catch (RuntimeException e) {
             return new Verdict.BadSignature("signature could not be verified");
         }
+        return parse(request, merchant);
+    }
+
+    @Override
+    public Verdict parseStored(CallbackRequest request) {
+        WxPayMerchant merchant = merchants.get(request.merchantId());
+        return merchant == null ? new Verdict.Malformed("no wxpay keys for this merchant") : parse(request, merchant);
+    }
+
+    private static Verdict parse(CallbackRequest request, WxPayMerchant merchant) {
         try {
             JsonNode plaintext = JsonFields.parse(decrypt(request.body(), merchant.apiV3Key()), "resource plaintext");
             return new Verdict.Accepted(notice(request, merchant, plaintext));

@@ -1,0 +1,86 @@
+package io.paycallback.ops;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.ledger.LeasedTable;
+import io.quarkus.scheduler.Scheduled;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The gauges an operator alerts on, recounted on a schedule rather than per scrape. Each count is a range on the
+ * (status, next_retry_at) index, whose pending and dead ranges stay small while the service is healthy.
+ * <ul>
+ * <li>{@code paycallback_backlog_stale_pending{table}}: pending rows that arrived more than an hour ago. Must be 0:
+ * anything else means processing is stuck (the article's "must be zero" monitor).</li>
+ * <li>{@code paycallback_dead_letters{table}}: rows given up on, waiting for a person.</li>
+ * <li>{@code paycallback_quarantine_rows}: signed callbacks we could not parse.</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class BacklogGauges {
+
+    private static final Logger LOG = Logger.getLogger(BacklogGauges.class);
+
+    static final String STALE_PENDING = "paycallback.backlog.stale.pending";
+    static final String DEAD_LETTERS = "paycallback.dead.letters";
+    static final String QUARANTINE = "paycallback.quarantine.rows";
+
+    private static final String COUNT_STALE = "SELECT COUNT(*) FROM %s WHERE status = 0 AND created_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)";
+    private static final String COUNT_DEAD = "SELECT COUNT(*) FROM %s WHERE status = 2";
+    private static final String COUNT_QUARANTINE = "SELECT COUNT(*) FROM quarantine";
+
+    private final Pool pool;
+    private final long staleMicros;
+    private final Map<LeasedTable, AtomicLong> stale = new EnumMap<>(LeasedTable.class);
+    private final Map<LeasedTable, AtomicLong> dead = new EnumMap<>(LeasedTable.class);
+    private final AtomicLong quarantined = new AtomicLong();
+
+    public BacklogGauges(Pool pool, MeterRegistry registry, PayCallbackConfig config) {
+        this.pool = pool;
+        this.staleMicros = config.monitoring().stalePendingAfter().toNanos() / 1_000;
+        for (LeasedTable table : LeasedTable.values()) {
+            stale.put(table, register(registry, STALE_PENDING, table, "Pending rows older than the stale threshold; must be 0"));
+            dead.put(table, register(registry, DEAD_LETTERS, table, "Rows given up on, waiting for a person"));
+        }
+        Gauge.builder(QUARANTINE, quarantined, AtomicLong::get)
+                .description("Signed callbacks that could not be parsed").register(registry);
+    }
+
+    private static AtomicLong register(MeterRegistry registry, String name, LeasedTable table, String description) {
+        AtomicLong value = new AtomicLong();
+        Gauge.builder(name, value, AtomicLong::get).tag("table", table.table()).description(description).register(registry);
+        return value;
+    }
+
+    @Scheduled(every = "${paycallback.monitoring.gauge-interval:30s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void refresh() {
+        try {
+            recount(Duration.ofSeconds(10));
+        } catch (RuntimeException e) {
+            LOG.warnf("Could not recount backlog gauges: %s", e.toString());
+        }
+    }
+
+    /** Recounts every gauge now; blocking, for the scheduler's worker thread and for tests. */
+    public void recount(Duration timeout) {
+        for (LeasedTable table : LeasedTable.values()) {
+            stale.get(table).set(count(COUNT_STALE.formatted(table.table()), Tuple.of(staleMicros), timeout));
+            dead.get(table).set(count(COUNT_DEAD.formatted(table.table()), Tuple.tuple(), timeout));
+        }
+        quarantined.set(count(COUNT_QUARANTINE, Tuple.tuple(), timeout));
+    }
+
+    private long count(String sql, Tuple params, Duration timeout) {
+        return pool.preparedQuery(sql).execute(params).await().atMost(timeout).iterator().next().getLong(0);
+    }
+}

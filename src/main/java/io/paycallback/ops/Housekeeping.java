@@ -1,0 +1,152 @@
+package io.paycallback.ops;
+
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.ledger.LeasedTable;
+import io.paycallback.ledger.MySqlErrors;
+import io.paycallback.ledger.RowStatus;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Keeps the hot tables small. Raw bodies of callbacks done for a day are blanked (status DONE to COMPACTED); done rows
+ * past the retention move to the archive tables. Both walk the (status, next_retry_at) index in small batches, so no
+ * statement holds many locks; both are idempotent, and several instances may run them at once (the row locks of the
+ * archive batch make the loser find nothing).
+ */
+@ApplicationScoped
+public class Housekeeping {
+
+    private static final Logger LOG = Logger.getLogger(Housekeeping.class);
+    static final Duration MINIMUM_RETENTION = Duration.ofDays(7);
+
+    private static final String BLANK = """
+            UPDATE %s SET raw_body = '', status = 3
+            WHERE status = 1 AND next_retry_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)
+            ORDER BY next_retry_at LIMIT ?""";
+    private static final String SELECT_EXPIRED = """
+            SELECT * FROM %s WHERE status = ? AND next_retry_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)
+            ORDER BY next_retry_at LIMIT ? FOR UPDATE""";
+    private static final String DELETE = "DELETE FROM %s WHERE id = ? AND status = ?";
+
+    private final Pool pool;
+    private final Duration blankAfter;
+    private final Duration retention;
+    private final int batchSize;
+    private final int maxBatches;
+
+    public Housekeeping(Pool pool, PayCallbackConfig config) {
+        this.pool = pool;
+        PayCallbackConfig.Housekeeping settings = config.housekeeping();
+        if (settings.retention().compareTo(MINIMUM_RETENTION) < 0) {
+            throw new IllegalArgumentException("paycallback.housekeeping.retention must be at least 7d: providers push"
+                    + " the same notice for days, and its row is what makes the repeat a duplicate");
+        }
+        this.blankAfter = settings.blankBodiesAfter();
+        this.retention = settings.retention();
+        this.batchSize = settings.batchSize();
+        this.maxBatches = settings.maxBatchesPerRun();
+    }
+
+    @Scheduled(every = "${paycallback.housekeeping.interval:10m}", delayed = "1m",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void run() {
+        try {
+            runOnce();
+        } catch (RuntimeException e) {
+            LOG.warnf("Housekeeping failed, the next run continues: %s", e.toString());
+        }
+    }
+
+    public Result runOnce() {
+        long blanked = 0;
+        long archived = 0;
+        for (LeasedTable log : List.of(LeasedTable.PAY_CALLBACK_LOG, LeasedTable.REFUND_CALLBACK_LOG)) {
+            blanked += blankBodies(log);
+            archived += archive(log, RowStatus.COMPACTED);
+        }
+        archived += archive(LeasedTable.OUTBOX, RowStatus.DONE);
+        if (blanked + archived > 0) {
+            LOG.infof("Housekeeping blanked %d raw bodies and archived %d rows", blanked, archived);
+        }
+        return new Result(blanked, archived);
+    }
+
+    public record Result(long blanked, long archived) {
+    }
+
+    private long blankBodies(LeasedTable table) {
+        String sql = BLANK.formatted(table.table());
+        long total = 0;
+        for (int batch = 0; batch < maxBatches; batch++) {
+            int changed = pool.preparedQuery(sql).execute(Tuple.of(micros(blankAfter), batchSize))
+                    .await().atMost(Duration.ofSeconds(30)).rowCount();
+            total += changed;
+            if (changed < batchSize) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    private long archive(LeasedTable table, RowStatus status) {
+        long total = 0;
+        for (int batch = 0; batch < maxBatches; batch++) {
+            int moved = pool.withTransaction(tx -> archiveBatch(tx, table, status))
+                    .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(0)
+                    .await().atMost(Duration.ofSeconds(60));
+            total += moved;
+            if (moved < batchSize) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    /** One transaction: lock a batch, copy it to the archive, delete it. Single-table statements only. */
+    private Uni<Integer> archiveBatch(SqlClient tx, LeasedTable table, RowStatus status) {
+        return tx.preparedQuery(SELECT_EXPIRED.formatted(table.table()))
+                .execute(Tuple.of(status.code(), micros(retention), batchSize))
+                .flatMap(rows -> rows.size() == 0
+                        ? Uni.createFrom().item(0)
+                        : copy(tx, table, rows).chain(() -> delete(tx, table, status, rows)).replaceWith(rows.size()));
+    }
+
+    private static Uni<Void> copy(SqlClient tx, LeasedTable table, RowSet<Row> rows) {
+        List<String> columns = rows.columnsNames();
+        String insert = "INSERT INTO " + table.table() + "_archive (" + String.join(", ", columns) + ") VALUES ("
+                + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")";
+        List<Tuple> batch = new ArrayList<>();
+        for (Row row : rows) {
+            Tuple values = Tuple.tuple();
+            for (int column = 0; column < columns.size(); column++) {
+                values.addValue(row.getValue(column));
+            }
+            batch.add(values);
+        }
+        return tx.preparedQuery(insert).executeBatch(batch).replaceWithVoid();
+    }
+
+    private static Uni<Void> delete(SqlClient tx, LeasedTable table, RowStatus status, RowSet<Row> rows) {
+        List<Tuple> ids = new ArrayList<>();
+        for (Row row : rows) {
+            ids.add(Tuple.of(row.getLong("id"), status.code()));
+        }
+        return tx.preparedQuery(DELETE.formatted(table.table())).executeBatch(ids).replaceWithVoid();
+    }
+
+    private static long micros(Duration duration) {
+        return duration.toNanos() / 1_000;
+    }
+}
