@@ -1,6 +1,7 @@
 package io.paycallback.ops;
 
 import io.paycallback.config.PayCallbackConfig;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -28,7 +29,7 @@ public class AdminAuthFilter {
     }
 
     @ServerRequestFilter(preMatching = true)
-    public Optional<Response> authenticate(ContainerRequestContext request) {
+    public Optional<Response> authenticate(ContainerRequestContext request, HttpServerRequest connection) {
         String path = request.getUriInfo().getPath();
         if (!path.startsWith("/internal/") && !path.startsWith("/admin/")
                 && !path.equals("/internal") && !path.equals("/admin")) {
@@ -38,7 +39,7 @@ public class AdminAuthFilter {
         if (token.isPresent() && header != null && header.startsWith(BEARER)
                 && MessageDigest.isEqual(token.get(), header.substring(BEARER.length()).getBytes(StandardCharsets.UTF_8))) {
             if (path.startsWith("/admin")) {
-                LOG.infof("admin %s %s", request.getMethod(), path);
+                LOG.infof("admin %s %s from %s", request.getMethod(), path, connection.remoteAddress());
             }
             return Optional.empty();
         }
