@@ -28,6 +28,8 @@ DRAIN_ROWS=${DRAIN_ROWS:-100000}
 EXTRA_DONE=${EXTRA_DONE:-1000000}
 DRAIN_TIMEOUT=${DRAIN_TIMEOUT:-600}    # seconds; a drain slower than this is reported from its partial progress
 SKIP_BUILD=${SKIP_BUILD:-0}
+# SETTLE=0 skips waiting for the backlog between phases (only for single-phase experiments: the next phase would
+# otherwise compete with the previous one's processing).
 EXTRA_JAVA_OPTS=${EXTRA_JAVA_OPTS:-}
 # Outbox events go to the built-in "log" destination, one INFO line each; that is console I/O, not the service's
 # work, so the bench mutes it by default (OUTBOX_LOG=INFO measures it).
@@ -167,11 +169,19 @@ start_service() {
 # CPU time (ms) used so far by the service and by mariadbd, from /proc: where the 2 cores go, per request.
 cpu_ms() { awk '{print ($14 + $15) * 10}' "/proc/$1/stat"; }
 MARIADB_PID=$(pidof mariadbd | cut -d' ' -f1)
-cpu_mark() { CPU_JAVA0=$(cpu_ms "$SERVICE_PID"); CPU_DB0=$(cpu_ms "$MARIADB_PID"); }
+# Statements and log fsyncs the server saw (all clients: the bench is alone on its loopback database).
+db_counter() { sql -e "SHOW GLOBAL STATUS LIKE '$1'" | cut -f2; }
+cpu_mark() {
+  CPU_JAVA0=$(cpu_ms "$SERVICE_PID"); CPU_DB0=$(cpu_ms "$MARIADB_PID")
+  QUESTIONS0=$(db_counter Questions); FSYNCS0=$(db_counter Innodb_data_fsyncs)
+}
 cpu_record() { # name count
   local java=$(($(cpu_ms "$SERVICE_PID") - CPU_JAVA0)) db=$(($(cpu_ms "$MARIADB_PID") - CPU_DB0))
   record "$1_cpu_java_ms" "$(awk -v c=$java -v n="$2" 'BEGIN{printf "%.3f", (n > 0 ? c/n : 0)}')"
   record "$1_cpu_db_ms" "$(awk -v c=$db -v n="$2" 'BEGIN{printf "%.3f", (n > 0 ? c/n : 0)}')"
+  # Minus the few polling/status statements the bench itself sent, which is noise at these counts.
+  record "$1_statements" "$(awk -v c=$(($(db_counter Questions) - QUESTIONS0)) -v n="$2" 'BEGIN{printf "%.1f", (n > 0 ? c/n : 0)}')"
+  record "$1_fsyncs" "$(awk -v c=$(($(db_counter Innodb_data_fsyncs) - FSYNCS0)) -v n="$2" 'BEGIN{printf "%.2f", (n > 0 ? c/n : 0)}')"
 }
 
 rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2/1024}' "/proc/$SERVICE_PID/status"; }
@@ -217,7 +227,7 @@ pending() { sql "$DB" -e "SELECT COUNT(*) FROM pay_callback_log WHERE status = 0
 
 # Waits (bounded) for work left over from the previous phase, so it does not count against the next one.
 settle() {
-  local deadline=$(($(now_ms) + ${1:-120} * 1000))
+  local deadline=$(($(now_ms) + ${SETTLE:-${1:-120}} * 1000))
   while (($(pending) > 0)) && (($(now_ms) < deadline)); do sleep 1; done
 }
 
@@ -378,7 +388,8 @@ TABLE=$WORK/table.md
   row "JVM RSS after storm / at end MB" "$(median rss_after_storm_mb) / $(median rss_end_mb)" "" "-" "-" rss_end_mb
   for f in ceiling stripe wxpay storm drain_base drain_big; do
     [[ -n $(median ${f}_cpu_java_ms) ]] || continue
-    row "CPU ms per request/transition, $f: service / mariadbd" "$(median ${f}_cpu_java_ms) / $(median ${f}_cpu_db_ms)" "" "-" "-" ${f}_cpu_java_ms
+    row "per request/transition, $f: CPU ms service / mariadbd; SQL statements; InnoDB fsyncs" \
+      "$(median ${f}_cpu_java_ms) / $(median ${f}_cpu_db_ms); $(median ${f}_statements); $(median ${f}_fsyncs)" "" "-" "-" ${f}_cpu_java_ms
   done
   row "process start to first ready probe, s" "$(median start_ready_s)" "" "-" "-" start_ready_s
 } >"$TABLE"
