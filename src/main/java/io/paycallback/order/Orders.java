@@ -19,12 +19,10 @@ public class Orders {
     static final String FIND = """
             SELECT merchant_id, out_trade_no, amount, currency, status, channel, channel_trade_no, paid_at, refunded_amount
             FROM orders WHERE merchant_id = ? AND out_trade_no = ?""";
-    // A locking (current) read: after our conditional update missed, the transaction's snapshot may predate the
-    // change that made it miss.
     static final String FIND_CURRENT = FIND + " FOR UPDATE";
     static final String MARK_PAID = """
             UPDATE orders SET status = 'PAID', channel = ?, channel_trade_no = ?, paid_at = NOW(3), updated_at = NOW(3)
-            WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING'""";
+            WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING' AND amount = ? AND currency = ?""";
     static final String CLOSE = """
             UPDATE orders SET status = 'CLOSED', closed_at = NOW(3), updated_at = NOW(3)
             WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING'""";
@@ -42,12 +40,16 @@ public class Orders {
         return read(client, FIND, merchantId, outTradeNo);
     }
 
+    /** A locking (current) read, for deciding after a conditional update inside the same transaction. */
     public Uni<Optional<Order>> findCurrent(SqlClient client, String merchantId, String outTradeNo) {
         return read(client, FIND_CURRENT, merchantId, outTradeNo);
     }
 
-    public Uni<Boolean> markPaid(SqlClient client, String merchantId, String outTradeNo, String channel, String channelTradeNo) {
-        return changed(client, MARK_PAID, Tuple.of(channel, channelTradeNo, merchantId, outTradeNo));
+    /** PENDING to PAID, only for the order's own amount and currency. */
+    public Uni<Boolean> markPaid(SqlClient client, String merchantId, String outTradeNo, BigDecimal amount,
+                                 String currency, String channel, String channelTradeNo) {
+        return changed(client, MARK_PAID, Tuple.tuple().addString(channel).addString(channelTradeNo)
+                .addString(merchantId).addString(outTradeNo).addBigDecimal(amount).addString(currency));
     }
 
     public Uni<Boolean> close(SqlClient client, String merchantId, String outTradeNo) {

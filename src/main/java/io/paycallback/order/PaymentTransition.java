@@ -2,6 +2,7 @@ package io.paycallback.order;
 
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.outbox.DownstreamEvent;
+import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.EventType;
 import io.paycallback.outbox.Outbox;
 import io.smallrye.mutiny.Uni;
@@ -28,8 +29,19 @@ public class PaymentTransition {
         this.outbox = outbox;
     }
 
+    /**
+     * The conditional update comes first and carries the amount check, so the common case is one statement; only when
+     * it changes nothing is the order read (a locking read: the transaction's snapshot may predate the change that
+     * made the update miss) to tell a mismatch, an unknown order and a stale notice apart.
+     */
     public Uni<Transition> apply(SqlClient transaction, StoredPayment payment) {
-        return orders.find(transaction, payment.merchantId(), payment.outTradeNo()).flatMap(found -> {
+        return orders.markPaid(transaction, payment.merchantId(), payment.outTradeNo(), payment.amount(),
+                        payment.currency(), payment.channel(), payment.channelTradeNo())
+                .flatMap(moved -> moved ? paid(transaction, payment) : notMoved(transaction, payment));
+    }
+
+    private Uni<Transition> notMoved(SqlClient transaction, StoredPayment payment) {
+        return orders.findCurrent(transaction, payment.merchantId(), payment.outTradeNo()).flatMap(found -> {
             if (found.isEmpty()) {
                 return Uni.createFrom().failure(new NotYetSettledException("order " + payment.outTradeNo() + " is unknown"));
             }
@@ -37,9 +49,7 @@ public class PaymentTransition {
             if (order.amount().compareTo(payment.amount()) != 0 || !order.currency().equals(payment.currency())) {
                 return amountMismatch(transaction, payment, order);
             }
-            return orders.markPaid(transaction, payment.merchantId(), payment.outTradeNo(), payment.channel(),
-                            payment.channelTradeNo())
-                    .flatMap(moved -> moved ? paid(transaction, payment) : stale(transaction, payment));
+            return stale(transaction, payment, order);
         });
     }
 
@@ -48,18 +58,16 @@ public class PaymentTransition {
                 .map(ids -> Transition.of(Transition.Result.PAID, ids));
     }
 
-    private Uni<Transition> stale(SqlClient transaction, StoredPayment payment) {
-        return orders.findCurrent(transaction, payment.merchantId(), payment.outTradeNo()).flatMap(current -> {
-            StalePayment stale = StalePayment.of(current.orElseThrow(), payment.channel(), payment.channelTradeNo());
-            if (stale == StalePayment.DUPLICATE) {
-                return Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()));
-            }
-            if (!stale.refunds()) {
-                return Uni.createFrom().failure(new NotYetSettledException(
-                        "order " + payment.outTradeNo() + " is " + current.get().status() + ", cannot settle a payment"));
-            }
-            return refund(transaction, payment, stale);
-        });
+    private Uni<Transition> stale(SqlClient transaction, StoredPayment payment, Order order) {
+        StalePayment stale = StalePayment.of(order, payment.channel(), payment.channelTradeNo());
+        if (stale == StalePayment.DUPLICATE) {
+            return Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()));
+        }
+        if (!stale.refunds()) {
+            return Uni.createFrom().failure(new NotYetSettledException(
+                    "order " + payment.outTradeNo() + " is " + order.status() + ", cannot settle a payment"));
+        }
+        return refund(transaction, payment, stale);
     }
 
     private Uni<Transition> refund(SqlClient transaction, StoredPayment payment, StalePayment stale) {
@@ -73,12 +81,12 @@ public class PaymentTransition {
     }
 
     private Uni<Transition> requestRefund(SqlClient transaction, StoredPayment payment, StalePayment stale, String refundNo) {
-        List<Long> outboxIds = new ArrayList<>();
+        List<Emission> emitted = new ArrayList<>();
         return outbox.emit(transaction, event(payment, EventType.REFUND_REQUESTED, refundNo, stale.reason()))
-                .invoke(outboxIds::addAll)
+                .invoke(emitted::addAll)
                 .chain(() -> outbox.emit(transaction, event(payment, EventType.ALERT, refundNo, stale.reason())))
-                .invoke(outboxIds::addAll)
-                .map(ignored -> new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(), outboxIds));
+                .invoke(emitted::addAll)
+                .map(ignored -> new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(), emitted));
     }
 
     private Uni<Transition> amountMismatch(SqlClient transaction, StoredPayment payment, Order order) {
@@ -89,7 +97,7 @@ public class PaymentTransition {
     }
 
     /** The alert for a payment callback that could not be settled in all its tries. */
-    public Uni<List<Long>> giveUp(SqlClient transaction, StoredPayment payment, String reason) {
+    public Uni<List<Emission>> giveUp(SqlClient transaction, StoredPayment payment, String reason) {
         return outbox.emit(transaction, event(payment, EventType.ALERT, null, "dead letter: " + reason));
     }
 

@@ -4,6 +4,7 @@ import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.ledger.StoredRefund;
 import io.paycallback.outbox.DownstreamEvent;
+import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.EventType;
 import io.paycallback.outbox.Outbox;
 import io.smallrye.mutiny.Uni;
@@ -70,16 +71,16 @@ public class RefundTransition {
     }
 
     private Uni<Transition> failed(SqlClient transaction, StoredRefund refund, String outTradeNo) {
-        List<Long> outboxIds = new ArrayList<>();
+        List<Emission> emitted = new ArrayList<>();
         return outbox.emit(transaction, event(refund, outTradeNo, EventType.REFUND_FAILED, "refund failed"))
-                .invoke(outboxIds::addAll)
+                .invoke(emitted::addAll)
                 .chain(() -> outbox.emit(transaction, event(refund, outTradeNo, EventType.ALERT, "refund failed")))
-                .invoke(outboxIds::addAll)
-                .map(ignored -> Transition.of(Transition.Result.REFUND_SETTLED, outboxIds));
+                .invoke(emitted::addAll)
+                .map(ignored -> Transition.of(Transition.Result.REFUND_SETTLED, emitted));
     }
 
     /** The alert for a refund callback that could not be settled in all its tries. */
-    public Uni<List<Long>> giveUp(SqlClient transaction, StoredRefund refund, String reason) {
+    public Uni<List<Emission>> giveUp(SqlClient transaction, StoredRefund refund, String reason) {
         return outbox.emit(transaction, event(refund, refund.outTradeNo(), EventType.ALERT, "dead letter: " + reason));
     }
 

@@ -1,14 +1,16 @@
 package io.paycallback.order;
 
+import io.paycallback.outbox.Emission;
+
 import java.util.List;
 import java.util.Locale;
 
 /**
  * What one callback did to the business state, inside its transaction.
  *
- * @param outboxIds the downstream events written with it, to hand to the relay once committed
+ * @param emitted the downstream events written with it, to hand to the relay once committed
  */
-public record Transition(Result result, String reason, List<Long> outboxIds) {
+public record Transition(Result result, String reason, List<Emission> emitted) {
 
     public enum Result {
         PAID,
@@ -25,7 +27,7 @@ public record Transition(Result result, String reason, List<Long> outboxIds) {
         }
     }
 
-    public static Transition of(Result result, List<Long> outboxIds) {
-        return new Transition(result, null, outboxIds);
+    public static Transition of(Result result, List<Emission> emitted) {
+        return new Transition(result, null, emitted);
     }
 }

@@ -3,6 +3,8 @@ package io.paycallback.outbox;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.MySqlErrors;
 import io.paycallback.ledger.RowStatus;
 import io.smallrye.mutiny.Multi;
@@ -19,11 +21,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Writes downstream events as rows, inside the caller's business transaction: the effect and the state change that
  * caused it commit or vanish together. One row per destination that subscribes to the type; with none subscribed,
- * one row for the built-in {@value #LOG_DESTINATION} destination, so the event is still recorded and logged.
+ * one row for the built-in {@value #LOG_DESTINATION} destination, written as delivered and logged after the commit.
  */
 @ApplicationScoped
 public class Outbox {
@@ -32,8 +35,12 @@ public class Outbox {
 
     static final String INSERT = """
             INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
+                                lease_token, next_retry_at, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))""";
+    static final String INSERT_LOGGED = """
+            INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
                                 next_retry_at, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, 0, 0, NOW(3), NOW(3), NOW(3))""";
+            VALUES (?, ?, ?, ?, ?, ?, 1, 0, NOW(3), NOW(3), NOW(3))""";
 
     static final String LIST_FOR_ORDER = """
             SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
@@ -42,30 +49,48 @@ public class Outbox {
     private final ObjectMapper json;
     private final Clock clock;
     private final Map<String, List<String>> destinationsByType = new LinkedHashMap<>();
+    private final long leaseMicros;
 
     public Outbox(ObjectMapper json, Clock clock, PayCallbackConfig config) {
         this.json = json;
         this.clock = clock;
+        this.leaseMicros = config.retry().lease().toNanos() / 1_000;
         config.downstream().destinations().forEach((name, destination) -> destination.events().forEach(type ->
                 destinationsByType.computeIfAbsent(type.trim(), t -> new ArrayList<>()).add(name)));
     }
 
     /**
-     * Emits the event; yields the ids of the rows written, so they can be handed to the relay at once. An event is
-     * named by its source and type, so emitting it again writes nothing.
+     * Emits the event, one row per destination. An event is named by its source and type, so emitting it again
+     * writes nothing (a replay of a settled callback).
      */
-    public Uni<List<Long>> emit(SqlClient transaction, DownstreamEvent event) {
+    public Uni<List<Emission>> emit(SqlClient transaction, DownstreamEvent event) {
         String payload = payload(event);
+        String token = UUID.randomUUID().toString();
         return Multi.createFrom().iterable(destinations(event.type()))
-                .onItem().transformToUniAndConcatenate(destination -> transaction.preparedQuery(INSERT)
-                        .execute(Tuple.tuple().addString(event.source()).addString(event.type())
-                                .addString(destination).addString(event.merchantId()).addString(event.outTradeNo())
-                                .addString(payload))
-                        .map(rows -> Optional.of(rows.property(MySQLClient.LAST_INSERTED_ID)))
-                        // The event already exists (a replay of a settled callback): writing it again is a no-op.
-                        .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(Optional.<Long>empty()))
+                .onItem().transformToUniAndConcatenate(destination -> insert(transaction, event, destination, payload, token)
+                        .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(Optional.<Emission>empty()))
                 .collect().asList()
-                .map(ids -> ids.stream().flatMap(Optional::stream).toList());
+                .map(emissions -> emissions.stream().flatMap(Optional::stream).toList());
+    }
+
+    private Uni<Optional<Emission>> insert(SqlClient transaction, DownstreamEvent event, String destination,
+                                           String payload, String token) {
+        String idempotencyKey = idempotencyKey(event.source(), event.type(), destination);
+        Tuple row = Tuple.tuple().addString(event.source()).addString(event.type()).addString(destination)
+                .addString(event.merchantId()).addString(event.outTradeNo()).addString(payload);
+        if (LOG_DESTINATION.equals(destination)) {
+            return transaction.preparedQuery(INSERT_LOGGED).execute(row)
+                    .map(rows -> Optional.of(new Emission(null, idempotencyKey, payload)));
+        }
+        return transaction.preparedQuery(INSERT).execute(row.addString(token).addLong(leaseMicros))
+                .map(rows -> Optional.of(new Emission(
+                        new Lease(LeasedTable.OUTBOX, rows.property(MySQLClient.LAST_INSERTED_ID), token, 0),
+                        idempotencyKey, payload)));
+    }
+
+    /** Stable per event and destination: a receiver that saw an earlier try of the same delivery can tell. */
+    public static String idempotencyKey(String source, String type, String destination) {
+        return source + ":" + type + ":" + destination;
     }
 
     /** Every event of one order, for an operator, payload included (it carries no secrets). */

@@ -59,10 +59,9 @@ public class OutboxRelay {
 
     private Uni<Void> send(Row row) {
         String destination = row.getString("destination");
-        String idempotencyKey = idempotencyKey(row.getString("source"), row.getString("type"), destination);
+        String idempotencyKey = Outbox.idempotencyKey(row.getString("source"), row.getString("type"), destination);
         if (Outbox.LOG_DESTINATION.equals(destination)) {
-            LOG.infof("Downstream event %s (no destination subscribes to %s): %s", idempotencyKey,
-                    row.getString("type"), row.getString("payload"));
+            log(idempotencyKey, row.getString("payload"));
             return Uni.createFrom().voidItem();
         }
         PayCallbackConfig.Downstream.Destination target = destinations.get(destination);
@@ -86,12 +85,12 @@ public class OutboxRelay {
      * The alert for an event that could not be delivered in all its tries. An alert that could not be delivered is
      * only logged: alerting about it through the same broken path would loop.
      */
-    public Uni<List<Long>> giveUp(SqlClient transaction, long id, String reason) {
+    public Uni<List<Emission>> giveUp(SqlClient transaction, long id, String reason) {
         return transaction.preparedQuery(LOAD_FOR_ALERT).execute(Tuple.of(id)).flatMap(rows -> {
             Row row = rows.iterator().next();
             if (EventType.ALERT.equals(row.getString("type"))) {
                 LOG.errorf("Alert outbox #%d to %s could not be delivered: %s", id, row.getString("destination"), reason);
-                return Uni.createFrom().item(List.<Long>of());
+                return Uni.createFrom().item(List.<Emission>of());
             }
             return outbox.emit(transaction, DownstreamEvent.alert("outbox:" + id, row.getString("merchant_id"),
                     row.getString("out_trade_no"), null, null, null, null,
@@ -99,7 +98,12 @@ public class OutboxRelay {
         });
     }
 
-    public static String idempotencyKey(String source, String type, String destination) {
-        return source + ":" + type + ":" + destination;
+    /** The delivery of an event no destination subscribes to. */
+    public void log(Emission emission) {
+        log(emission.idempotencyKey(), emission.payload());
+    }
+
+    private static void log(String idempotencyKey, String payload) {
+        LOG.infof("Downstream event %s (no destination subscribes to its type): %s", idempotencyKey, payload);
     }
 }

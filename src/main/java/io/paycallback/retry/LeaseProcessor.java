@@ -9,6 +9,7 @@ import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.order.PaymentTransition;
 import io.paycallback.order.RefundTransition;
 import io.paycallback.order.Transition;
+import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.OutboxRelay;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -59,16 +60,16 @@ public class LeaseProcessor {
     }
 
     /**
-     * @return ids of outbox rows the try wrote, ready for immediate delivery
+     * @return the outbox rows the try wrote, ready for delivery now that they are committed
      */
-    public List<Long> process(Lease lease) {
+    public List<Emission> process(Lease lease) {
         try {
             Transition transition = attempt(lease).await().atMost(leaseTime);
             metrics.record(lease.table(), transition.result().tag());
             if (transition.result() == Transition.Result.DEAD_LETTER) {
                 LOG.errorf("Dead letter %s #%d: %s", lease.table().table(), lease.id(), transition.reason());
             }
-            return transition.outboxIds();
+            return transition.emitted();
         } catch (LeaseLostException lost) {
             metrics.record(lease.table(), "lease_lost");
             LOG.debugf("%s", lost.getMessage());
@@ -96,7 +97,7 @@ public class LeaseProcessor {
                 : leases.finish(transaction, lease);
     }
 
-    private List<Long> fail(Lease lease, RuntimeException failure) {
+    private List<Emission> fail(Lease lease, RuntimeException failure) {
         String error = describe(failure);
         Optional<Duration> delay = policy.delayAfter(lease.failures());
         try {
@@ -107,7 +108,7 @@ public class LeaseProcessor {
                         lease.failures() + 1, delay.get(), error);
                 return List.of();
             }
-            List<Long> alerts = pool.withTransaction(tx -> leases.bury(tx, lease, error)
+            List<Emission> alerts = pool.withTransaction(tx -> leases.bury(tx, lease, error)
                     .chain(() -> giveUp(tx, lease, error))).await().atMost(leaseTime);
             metrics.record(lease.table(), "dead");
             LOG.errorf("Dead letter %s #%d after %d tries: %s", lease.table().table(), lease.id(),
@@ -123,7 +124,7 @@ public class LeaseProcessor {
         }
     }
 
-    private Uni<List<Long>> giveUp(SqlClient transaction, Lease lease, String error) {
+    private Uni<List<Emission>> giveUp(SqlClient transaction, Lease lease, String error) {
         return switch (lease.table()) {
             case PAY_CALLBACK_LOG -> callbacks.payment(transaction, lease.id())
                     .flatMap(payment -> payments.giveUp(transaction, payment, error));

@@ -4,6 +4,8 @@ import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
+import io.paycallback.outbox.Emission;
+import io.paycallback.outbox.OutboxRelay;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -32,12 +34,14 @@ public class Worker {
 
     private final LeaseProcessor processor;
     private final Leases leases;
+    private final OutboxRelay relay;
     private final ThreadPoolExecutor executor;
     private final Duration shutdownGrace;
 
-    public Worker(LeaseProcessor processor, Leases leases, PayCallbackConfig config) {
+    public Worker(LeaseProcessor processor, Leases leases, OutboxRelay relay, PayCallbackConfig config) {
         this.processor = processor;
         this.leases = leases;
+        this.relay = relay;
         int threads = config.retry().workers();
         AtomicInteger counter = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
@@ -59,15 +63,26 @@ public class Worker {
         }
     }
 
-    public void handOffOutbox(List<Long> outboxIds) {
-        outboxIds.forEach(id -> handOff(LeasedTable.OUTBOX, id));
+    /** Delivers events a committed try wrote: logged ones now, the others on a worker under the writer's lease. */
+    public void deliver(List<Emission> emitted) {
+        for (Emission emission : emitted) {
+            if (emission.toLog()) {
+                relay.log(emission);
+                continue;
+            }
+            try {
+                executor.execute(() -> deliver(processor.process(emission.lease())));
+            } catch (RejectedExecutionException full) {
+                LOG.debugf("Hand-off queue full; outbox #%d is delivered once its lease lapses", emission.lease().id());
+            }
+        }
     }
 
     /** Processes leased rows with the worker threads and returns when all are done. */
     public void processAll(List<Lease> leased) {
         List<CompletableFuture<Void>> running = new ArrayList<>(leased.size());
         for (Lease lease : leased) {
-            Runnable task = () -> handOffOutbox(processor.process(lease));
+            Runnable task = () -> deliver(processor.process(lease));
             try {
                 running.add(CompletableFuture.runAsync(task, executor));
             } catch (RejectedExecutionException full) {
@@ -80,7 +95,7 @@ public class Worker {
     private void leaseAndProcess(LeasedTable table, long id) {
         try {
             Optional<Lease> lease = leases.leaseOne(table, id, processor.leaseTime()).await().atMost(processor.leaseTime());
-            lease.ifPresent(held -> handOffOutbox(processor.process(held)));
+            lease.ifPresent(held -> deliver(processor.process(held)));
         } catch (RuntimeException e) {
             LOG.warnf("Immediate processing of %s #%d failed, the scanner will retry it: %s", table.table(), id, e.toString());
         }

@@ -338,7 +338,7 @@ class ProcessingTest {
         Leases otherLeases = new Leases(pool);
         LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, storedCallbacks, paymentTransition,
                 refundTransition, relay, metrics, config);
-        Worker otherWorker = new Worker(otherProcessor, otherLeases, config);
+        Worker otherWorker = new Worker(otherProcessor, otherLeases, relay, config);
         Scanner otherScanner = new Scanner(otherLeases, otherWorker, config);
         try {
             List<String> orders = new ArrayList<>();
