@@ -7,35 +7,52 @@ import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.ChannelId;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.EnumMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** {@code paycallback_callbacks_total{channel,kind,outcome}} and {@code paycallback_callback_seconds}. */
+/**
+ * {@code paycallback_callbacks_total{channel,kind,outcome}} and {@code paycallback_callback_seconds{channel,kind}}.
+ * Every series exists from start-up (at zero), so rate() and absent-data alerts work before the first callback, and
+ * the hot path only looks meters up instead of building them.
+ */
 @ApplicationScoped
 public class CallbackMetrics {
 
     static final String CALLBACKS = "paycallback.callbacks";
     static final String LATENCY = "paycallback.callback";
 
-    private final MeterRegistry registry;
+    private final Map<ChannelId, Map<CallbackKind, Map<CallbackResult, Counter>>> counters = new EnumMap<>(ChannelId.class);
+    private final Map<ChannelId, Map<CallbackKind, Timer>> timers = new EnumMap<>(ChannelId.class);
 
     public CallbackMetrics(MeterRegistry registry) {
-        this.registry = registry;
+        for (ChannelId channel : ChannelId.values()) {
+            Map<CallbackKind, Map<CallbackResult, Counter>> byKind = new EnumMap<>(CallbackKind.class);
+            Map<CallbackKind, Timer> timerByKind = new EnumMap<>(CallbackKind.class);
+            for (CallbackKind kind : CallbackKind.values()) {
+                String kindTag = kind.name().toLowerCase(Locale.ROOT);
+                Map<CallbackResult, Counter> byResult = new EnumMap<>(CallbackResult.class);
+                for (CallbackResult result : CallbackResult.values()) {
+                    byResult.put(result, Counter.builder(CALLBACKS)
+                            .description("Callbacks received, by what became of them")
+                            .tags("channel", channel.path(), "kind", kindTag, "outcome", result.tag())
+                            .register(registry));
+                }
+                byKind.put(kind, byResult);
+                timerByKind.put(kind, Timer.builder(LATENCY)
+                        .description("Time from a callback's arrival to its answer")
+                        .tags("channel", channel.path(), "kind", kindTag)
+                        .publishPercentileHistogram()
+                        .register(registry));
+            }
+            counters.put(channel, byKind);
+            timers.put(channel, timerByKind);
+        }
     }
 
     public void record(ChannelId channel, CallbackKind kind, CallbackResult result, long startNanos) {
-        String channelTag = channel.path();
-        String kindTag = kind.name().toLowerCase(Locale.ROOT);
-        Counter.builder(CALLBACKS)
-                .description("Callbacks received, by what became of them")
-                .tags("channel", channelTag, "kind", kindTag, "outcome", result.tag())
-                .register(registry)
-                .increment();
-        Timer.builder(LATENCY)
-                .description("Time from a callback's arrival to its answer")
-                .tags("channel", channelTag, "kind", kindTag)
-                .publishPercentileHistogram()
-                .register(registry)
-                .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+        counters.get(channel).get(kind).get(result).increment();
+        timers.get(channel).get(kind).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 }

@@ -71,7 +71,7 @@ public class LeaseProcessor {
             }
             return transition.emitted();
         } catch (LeaseLostException lost) {
-            metrics.record(lease.table(), "lease_lost");
+            metrics.record(lease.table(), ProcessingMetrics.LEASE_LOST);
             LOG.debugf("%s", lost.getMessage());
             return List.of();
         } catch (RuntimeException failure) {
@@ -103,19 +103,19 @@ public class LeaseProcessor {
         try {
             if (delay.isPresent()) {
                 leases.reschedule(pool, lease, delay.get(), error).await().atMost(leaseTime);
-                metrics.record(lease.table(), "retried");
+                metrics.record(lease.table(), ProcessingMetrics.RETRIED);
                 LOG.warnf("%s #%d failed (try %d), next in %s: %s", lease.table().table(), lease.id(),
                         lease.failures() + 1, delay.get(), error);
                 return List.of();
             }
             List<Emission> alerts = pool.withTransaction(tx -> leases.bury(tx, lease, error)
                     .chain(() -> giveUp(tx, lease, error))).await().atMost(leaseTime);
-            metrics.record(lease.table(), "dead");
+            metrics.record(lease.table(), ProcessingMetrics.DEAD);
             LOG.errorf("Dead letter %s #%d after %d tries: %s", lease.table().table(), lease.id(),
                     lease.failures() + 1, error);
             return alerts;
         } catch (LeaseLostException lost) {
-            metrics.record(lease.table(), "lease_lost");
+            metrics.record(lease.table(), ProcessingMetrics.LEASE_LOST);
             return List.of();
         } catch (RuntimeException again) {
             // The row keeps its lease until it expires; the next scan after that tries it again.
