@@ -272,6 +272,79 @@ SQL
 }
 
 
+# ---- report ------------------------------------------------------------------------------------------------------
+# Written after every run, so an interrupted RUNS=3 still leaves the medians of the runs it finished.
+report() {
+  median() { # figure -> median over runs ("" when absent)
+    awk -F'\t' -v f="$1" '$2==f {print $3}' "$RESULTS" | sort -g \
+      | awk '{v[NR]=$1} END {if (NR) print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'
+  }
+  ratio_median() { # figure base -> median of per-run figure/base
+    awk -F'\t' -v f="$1" -v b="$2" '$2==f {x[$1]=$3} $2==b {y[$1]=$3} END {for (r in x) if (y[r] > 0) printf "%.3f\n", x[r]/y[r]}' \
+      "$RESULTS" | sort -g | awk '{v[NR]=$1} END {if (NR) printf "%.2f", (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'
+  }
+  pass() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN{ if (v=="") {print "n/a"; exit}
+    ok = (op==">=" ? v+0 >= t+0 : op=="<=" ? v+0 <= t+0 : v+0 == t+0); print (ok ? "pass" : "FAIL") }'; }
+  values() { awk -F'\t' -v f="$1" '$2==f {printf "%s%s", (n++ ? " " : ""), $3}' "$RESULTS"; }
+
+  TABLE=$WORK/table.md
+  {
+    echo "| figure | value (median) | ratio (median) | target | result | runs |"
+    echo "|---|---:|---:|---|---|---|"
+    row() { # label value ratio target result figure
+      printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" "$(values "$6")"
+    }
+    row "ceiling: sysbench 1-row autocommit INSERT/s, $CONNS thr" "$(median ceiling)" "1.00" "-" "-" ceiling
+    for ch in stripe wxpay; do
+      target=0.90; [[ $ch == wxpay ]] && target=0.80
+      r=$(ratio_median ${ch}_rps ceiling)
+      lb=$(awk -F'\t' -v f=${ch}_exhausted_threads '$2==f && $3>0 {print ">= "; exit}' "$RESULTS")
+      row "ingest $ch req/s, $CONNS conn" "$lb$(median ${ch}_rps)" "$r" ">= $target x ceiling" "$(pass "$r" '>=' $target)" ${ch}_rps
+      row "ingest $ch p50 ms" "$(median ${ch}_p50)" "" "-" "-" ${ch}_p50
+      row "ingest $ch p99 ms" "$(median ${ch}_p99)" "" "<= 40" "$(pass "$(median ${ch}_p99)" '<=' 40)" ${ch}_p99
+      non=$(awk -F'\t' -v c=$ch '$2==c"_non200" || $2==c"_socket_errors" {s+=$3; n++} END {if (n) print s+0}' "$RESULTS")
+      row "ingest $ch non-200 + socket errors (all runs)" "$non" "" "0" "$(pass "$non" '==' 0)" ${ch}_non200
+      row "ingest $ch requests sent / rows stored" "$(median ${ch}_requests) / $(median ${ch}_rows)" "" "-" "-" ${ch}_rows
+    done
+    r=$(ratio_median storm_rps ceiling)
+    row "duplicate storm req/s, $CONNS conn, 1 callback" "$(median storm_rps)" "$r" ">= 1.0 x ceiling" "$(pass "$r" '>=' 1.0)" storm_rps
+    row "duplicate storm p99 ms" "$(median storm_p99)" "" "<= 40" "$(pass "$(median storm_p99)" '<=' 40)" storm_p99
+    non=$(awk -F'\t' '$2=="storm_non200" || $2=="storm_socket_errors" {s+=$3; n++} END {if (n) print s+0}' "$RESULTS")
+    row "duplicate storm non-200 + socket errors (all runs)" "$non" "" "0" "$(pass "$non" '==' 0)" storm_non200
+    row "duplicate storm rows stored" "$(median storm_rows)" "" "exactly 1" "$(awk -F'\t' '$2=="storm_rows" {n++; if ($3 != 1) bad=1} END {print (!n ? "n/a" : bad ? "FAIL" : "pass")}' "$RESULTS")" storm_rows
+    r=$(ratio_median drain_base ceiling)
+    row "drain $DRAIN_ROWS due, transitions/s" "$(median drain_base)" "$r" ">= 0.5 x ceiling" "$(pass "$r" '>=' 0.5)" drain_base
+    r=$(ratio_median drain_big drain_base)
+    row "drain with $EXTRA_DONE extra done rows, transitions/s (ratio to drain above)" "$(median drain_big)" "$r" ">= 0.90 x drain" "$(pass "$r" '>=' 0.90)" drain_big
+    row "lease statement uses idx_pay_callback_retry (EXPLAIN)" "$(median explain_index)" "" "1" "$(pass "$(median explain_index)" '>=' 1)" explain_index
+    row "JVM RSS after ingest MB" "$(median rss_mb)" "" "<= 200" "$(pass "$(median rss_mb)" '<=' 200)" rss_mb
+    row "JVM RSS after storm / at end MB" "$(median rss_after_storm_mb) / $(median rss_end_mb)" "" "-" "-" rss_end_mb
+    for f in ceiling stripe wxpay storm drain_base drain_big; do
+      [[ -n $(median ${f}_cpu_java_ms) ]] || continue
+      row "per request/transition, $f: CPU ms service / mariadbd; SQL statements; InnoDB fsyncs" \
+        "$(median ${f}_cpu_java_ms) / $(median ${f}_cpu_db_ms); $(median ${f}_statements); $(median ${f}_fsyncs)" "" "-" "-" ${f}_cpu_java_ms
+    done
+    row "process start to first ready probe, s" "$(median start_ready_s)" "" "-" "-" start_ready_s
+  } >"$TABLE"
+
+  {
+    echo "# pay-callback benchmark — latest"
+    echo
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- src 2>/dev/null || echo ' + uncommitted src changes'), $(nproc) cores, $(mariadb -uroot -N -e 'SELECT VERSION()'), $(java -version 2>&1 | head -1)."
+    echo "runs finished: $RUN of RUNS=$RUNS, $CONNS connections / sysbench threads, ${DURATION} s per load phase, wrk $WRK_THREADS threads."
+    echo "JVM options ($JAVA_OPTS_SOURCE): \`$JAVA_OPTS\`; extra: \`${EXTRA_JAVA_OPTS:-none}\`; outbox log level $OUTBOX_LOG."
+    echo "Ratios are per run (same run's ceiling), then the median; \"runs\" lists each run's value."
+    echo
+    cat "$TABLE"
+    echo
+    echo "EXPLAIN of the scanner's lease statement with $EXTRA_DONE done rows + pending rows (last run):"
+    echo
+    echo '```'
+    cat "$WORK/explain.txt" 2>/dev/null || echo "(drain phase not run)"
+    echo '```'
+  } >"$BENCH/results/latest.md"
+}
+
 # ---- runs --------------------------------------------------------------------------------------------------------
 for RUN in $(seq 1 "$RUNS"); do
   log "run $RUN/$RUNS"
@@ -339,77 +412,9 @@ for RUN in $(seq 1 "$RUNS"); do
     record rss_end_mb "$(rss_mb)"
   fi
   cleanup
+  report
+  log "run $RUN done; table so far in deploy/bench/results/latest.md"
 done
-
-# ---- report ------------------------------------------------------------------------------------------------------
-median() { # figure -> median over runs ("" when absent)
-  awk -F'\t' -v f="$1" '$2==f {print $3}' "$RESULTS" | sort -g \
-    | awk '{v[NR]=$1} END {if (NR) print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'
-}
-ratio_median() { # figure base -> median of per-run figure/base
-  awk -F'\t' -v f="$1" -v b="$2" '$2==f {x[$1]=$3} $2==b {y[$1]=$3} END {for (r in x) if (y[r] > 0) printf "%.3f\n", x[r]/y[r]}' \
-    "$RESULTS" | sort -g | awk '{v[NR]=$1} END {if (NR) printf "%.2f", (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'
-}
-pass() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN{ if (v=="") {print "n/a"; exit}
-  ok = (op==">=" ? v+0 >= t+0 : op=="<=" ? v+0 <= t+0 : v+0 == t+0); print (ok ? "pass" : "FAIL") }'; }
-values() { awk -F'\t' -v f="$1" '$2==f {printf "%s%s", (n++ ? " " : ""), $3}' "$RESULTS"; }
-
-TABLE=$WORK/table.md
-{
-  echo "| figure | value (median) | ratio (median) | target | result | runs |"
-  echo "|---|---:|---:|---|---|---|"
-  row() { # label value ratio target result figure
-    printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" "$(values "$6")"
-  }
-  row "ceiling: sysbench 1-row autocommit INSERT/s, $CONNS thr" "$(median ceiling)" "1.00" "-" "-" ceiling
-  for ch in stripe wxpay; do
-    target=0.90; [[ $ch == wxpay ]] && target=0.80
-    r=$(ratio_median ${ch}_rps ceiling)
-    lb=$(awk -F'\t' -v f=${ch}_exhausted_threads '$2==f && $3>0 {print ">= "; exit}' "$RESULTS")
-    row "ingest $ch req/s, $CONNS conn" "$lb$(median ${ch}_rps)" "$r" ">= $target x ceiling" "$(pass "$r" '>=' $target)" ${ch}_rps
-    row "ingest $ch p50 ms" "$(median ${ch}_p50)" "" "-" "-" ${ch}_p50
-    row "ingest $ch p99 ms" "$(median ${ch}_p99)" "" "<= 40" "$(pass "$(median ${ch}_p99)" '<=' 40)" ${ch}_p99
-    non=$(awk -F'\t' -v c=$ch '$2==c"_non200" || $2==c"_socket_errors" {s+=$3} END {print s+0}' "$RESULTS")
-    row "ingest $ch non-200 + socket errors (all runs)" "$non" "" "0" "$(pass "$non" '==' 0)" ${ch}_non200
-    row "ingest $ch requests sent / rows stored" "$(median ${ch}_requests) / $(median ${ch}_rows)" "" "-" "-" ${ch}_rows
-  done
-  r=$(ratio_median storm_rps ceiling)
-  row "duplicate storm req/s, $CONNS conn, 1 callback" "$(median storm_rps)" "$r" ">= 1.0 x ceiling" "$(pass "$r" '>=' 1.0)" storm_rps
-  row "duplicate storm p99 ms" "$(median storm_p99)" "" "<= 40" "$(pass "$(median storm_p99)" '<=' 40)" storm_p99
-  non=$(awk -F'\t' '$2=="storm_non200" || $2=="storm_socket_errors" {s+=$3} END {print s+0}' "$RESULTS")
-  row "duplicate storm non-200 + socket errors (all runs)" "$non" "" "0" "$(pass "$non" '==' 0)" storm_non200
-  row "duplicate storm rows stored" "$(median storm_rows)" "" "exactly 1" "$(awk -F'\t' '$2=="storm_rows" && $3!=1 {bad=1} END {print bad ? "FAIL" : "pass"}' "$RESULTS")" storm_rows
-  r=$(ratio_median drain_base ceiling)
-  row "drain $DRAIN_ROWS due, transitions/s" "$(median drain_base)" "$r" ">= 0.5 x ceiling" "$(pass "$r" '>=' 0.5)" drain_base
-  r=$(ratio_median drain_big drain_base)
-  row "drain with $EXTRA_DONE extra done rows, transitions/s (ratio to drain above)" "$(median drain_big)" "$r" ">= 0.90 x drain" "$(pass "$r" '>=' 0.90)" drain_big
-  row "lease statement uses idx_pay_callback_retry (EXPLAIN)" "$(median explain_index)" "" "1" "$(pass "$(median explain_index)" '>=' 1)" explain_index
-  row "JVM RSS after ingest MB" "$(median rss_mb)" "" "<= 200" "$(pass "$(median rss_mb)" '<=' 200)" rss_mb
-  row "JVM RSS after storm / at end MB" "$(median rss_after_storm_mb) / $(median rss_end_mb)" "" "-" "-" rss_end_mb
-  for f in ceiling stripe wxpay storm drain_base drain_big; do
-    [[ -n $(median ${f}_cpu_java_ms) ]] || continue
-    row "per request/transition, $f: CPU ms service / mariadbd; SQL statements; InnoDB fsyncs" \
-      "$(median ${f}_cpu_java_ms) / $(median ${f}_cpu_db_ms); $(median ${f}_statements); $(median ${f}_fsyncs)" "" "-" "-" ${f}_cpu_java_ms
-  done
-  row "process start to first ready probe, s" "$(median start_ready_s)" "" "-" "-" start_ready_s
-} >"$TABLE"
-
-{
-  echo "# pay-callback benchmark — latest"
-  echo
-  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- src 2>/dev/null || echo ' + uncommitted src changes'), $(nproc) cores, $(mariadb -uroot -N -e 'SELECT VERSION()'), $(java -version 2>&1 | head -1)."
-  echo "RUNS=$RUNS, $CONNS connections / sysbench threads, ${DURATION} s per load phase, wrk $WRK_THREADS threads."
-  echo "JVM options ($JAVA_OPTS_SOURCE): \`$JAVA_OPTS\`; extra: \`${EXTRA_JAVA_OPTS:-none}\`; outbox log level $OUTBOX_LOG."
-  echo "Ratios are per run (same run's ceiling), then the median; \"runs\" lists each run's value."
-  echo
-  cat "$TABLE"
-  echo
-  echo "EXPLAIN of the scanner's lease statement with $EXTRA_DONE done rows + pending rows (last run):"
-  echo
-  echo '```'
-  cat "$WORK/explain.txt" 2>/dev/null || echo "(drain phase not run)"
-  echo '```'
-} >"$BENCH/results/latest.md"
 
 cat "$TABLE"
 log "written to deploy/bench/results/latest.md (raw: $RESULTS, logs: $WORK)"
