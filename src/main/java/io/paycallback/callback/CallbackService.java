@@ -7,7 +7,6 @@ import io.paycallback.channel.Verdict;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.BodyDigest;
 import io.paycallback.ledger.CallbackLedger;
-import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Quarantine;
 import io.paycallback.ledger.Reservation;
 import io.paycallback.retry.Worker;
@@ -73,9 +72,10 @@ public class CallbackService {
         if (notice instanceof Notice.Ignored) {
             return Uni.createFrom().item(CallbackResult.IGNORED);
         }
+        boolean claim = worker.hasRoom();
         Uni<Reservation> reservation = notice instanceof Notice.Payment payment
-                ? ledger.reserve(payment, request.body())
-                : ledger.reserve((Notice.Refund) notice, request.body());
+                ? ledger.reserve(payment, request.body(), claim)
+                : ledger.reserve((Notice.Refund) notice, request.body(), claim);
         return reservation
                 .ifNoItem().after(storeTimeout).fail()
                 .map(this::accepted)
@@ -84,7 +84,7 @@ public class CallbackService {
 
     private CallbackResult accepted(Reservation reservation) {
         if (reservation instanceof Reservation.Reserved reserved) {
-            worker.handOff(LeasedTable.of(reserved.log()), reserved.id());
+            reserved.lease().ifPresent(worker::process);
             return CallbackResult.NEW;
         }
         return CallbackResult.DUPLICATE;

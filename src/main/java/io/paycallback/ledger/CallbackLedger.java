@@ -1,12 +1,16 @@
 package io.paycallback.ledger;
 
 import io.paycallback.channel.Notice;
+import io.paycallback.config.PayCallbackConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.mysqlclient.MySQLClient;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Reserves callbacks: one autocommit INSERT against the unique key, outside any transaction, so a concurrent duplicate
@@ -19,22 +23,28 @@ public class CallbackLedger {
     static final String INSERT_PAYMENT = """
             INSERT INTO pay_callback_log
                 (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount, currency,
-                 status, retry_count, next_retry_at, raw_body, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, NOW(3), ?, NOW(3), NOW(3))""";
+                 status, retry_count, lease_token, next_retry_at, raw_body, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
 
     static final String INSERT_REFUND = """
             INSERT INTO refund_callback_log
                 (merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
-                 amount, currency, status, retry_count, next_retry_at, raw_body, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, NOW(3), ?, NOW(3), NOW(3))""";
+                 amount, currency, status, retry_count, lease_token, next_retry_at, raw_body, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
 
     private final Pool pool;
+    private final long leaseMicros;
 
-    public CallbackLedger(Pool pool) {
+    public CallbackLedger(Pool pool, PayCallbackConfig config) {
         this.pool = pool;
+        this.leaseMicros = config.retry().lease().toNanos() / 1_000;
     }
 
-    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody) {
+    /**
+     * @param claim whether the caller will process the row at once: it is then written already leased by the
+     *              caller, which saves the separate write that would claim it; otherwise it is due for the scanner now
+     */
+    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, boolean claim) {
         Tuple row = Tuple.tuple()
                 .addString(payment.merchantId())
                 .addString(payment.channel().path())
@@ -42,12 +52,11 @@ public class CallbackLedger {
                 .addString(payment.outTradeNo())
                 .addString(payment.tradeState())
                 .addBigDecimal(payment.amount())
-                .addString(payment.currency())
-                .addValue(Buffer.buffer(rawBody));
-        return insert(CallbackLog.PAYMENT, INSERT_PAYMENT, row);
+                .addString(payment.currency());
+        return insert(CallbackLog.PAYMENT, INSERT_PAYMENT, row, rawBody, claim);
     }
 
-    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody) {
+    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, boolean claim) {
         Tuple row = Tuple.tuple()
                 .addString(refund.merchantId())
                 .addString(refund.channel().path())
@@ -57,14 +66,19 @@ public class CallbackLedger {
                 .addString(refund.outTradeNo())
                 .addString(refund.result().name())
                 .addBigDecimal(refund.amount())
-                .addString(refund.currency())
-                .addValue(Buffer.buffer(rawBody));
-        return insert(CallbackLog.REFUND, INSERT_REFUND, row);
+                .addString(refund.currency());
+        return insert(CallbackLog.REFUND, INSERT_REFUND, row, rawBody, claim);
     }
 
-    private Uni<Reservation> insert(CallbackLog log, String sql, Tuple row) {
+    private Uni<Reservation> insert(CallbackLog log, String sql, Tuple row, byte[] rawBody, boolean claim) {
+        String token = claim ? UUID.randomUUID().toString() : null;
+        row.addString(token).addLong(claim ? leaseMicros : 0).addValue(Buffer.buffer(rawBody));
         return pool.preparedQuery(sql).execute(row)
-                .<Reservation>map(rows -> new Reservation.Reserved(log, rows.property(MySQLClient.LAST_INSERTED_ID)))
+                .<Reservation>map(rows -> {
+                    long id = rows.property(MySQLClient.LAST_INSERTED_ID);
+                    return new Reservation.Reserved(log, id,
+                            claim ? Optional.of(new Lease(LeasedTable.of(log), id, token, 0)) : Optional.empty());
+                })
                 .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(() -> new Reservation.AlreadyReserved(log));
     }
 }

@@ -22,10 +22,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The worker threads: a fixed number of them, fed by two paths. A freshly reserved callback (and the outbox rows a
- * transition wrote) is handed over at once without blocking the caller; when the queue is full the hand-off is
- * dropped, since the row is in the table and the scanner will lease it. The scanner hands over whole leased batches
- * and waits for them.
+ * The worker threads: a fixed number of them, fed by two paths. A freshly reserved callback and the outbox rows a
+ * transition wrote arrive already leased by their writer and are handed over at once, without blocking the caller;
+ * should the queue be full, the row is in the table and the scanner takes it (at once if it was written due, after
+ * its lease otherwise). The scanner hands over whole leased batches and waits for them.
  */
 @ApplicationScoped
 public class Worker {
@@ -54,7 +54,24 @@ public class Worker {
         this.shutdownGrace = config.retry().shutdownGrace();
     }
 
-    /** Non-blocking: safe on the event loop. */
+    /** Whether a hand-off now would find a place in the queue; non-blocking. */
+    public boolean hasRoom() {
+        return executor.getQueue().remainingCapacity() > 0;
+    }
+
+    /**
+     * Processes a row the caller already holds the lease of. Non-blocking: safe on the event loop. When the queue is
+     * full the row waits for its lease to lapse and the scanner.
+     */
+    public void process(Lease lease) {
+        try {
+            executor.execute(() -> deliver(processor.process(lease)));
+        } catch (RejectedExecutionException full) {
+            LOG.debugf("Hand-off queue full; %s #%d waits for its lease to lapse", lease.table().table(), lease.id());
+        }
+    }
+
+    /** Leases a row and processes it. Non-blocking: safe on the event loop. */
     public void handOff(LeasedTable table, long id) {
         try {
             executor.execute(() -> leaseAndProcess(table, id));
@@ -68,12 +85,8 @@ public class Worker {
         for (Emission emission : emitted) {
             if (emission.toLog()) {
                 relay.log(emission);
-                continue;
-            }
-            try {
-                executor.execute(() -> deliver(processor.process(emission.lease())));
-            } catch (RejectedExecutionException full) {
-                LOG.debugf("Hand-off queue full; outbox #%d is delivered once its lease lapses", emission.lease().id());
+            } else {
+                process(emission.lease());
             }
         }
     }
