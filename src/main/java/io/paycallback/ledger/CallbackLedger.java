@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Reserves callbacks: one autocommit INSERT against the unique key, outside any transaction, so a concurrent duplicate
@@ -37,7 +38,7 @@ public class CallbackLedger {
 
     public CallbackLedger(Pool pool, PayCallbackConfig config) {
         this.pool = pool;
-        this.leaseMicros = config.retry().lease().toNanos() / 1_000;
+        this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
     }
 
     /**

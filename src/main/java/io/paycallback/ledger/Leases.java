@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Lease, finish, reschedule and bury rows of any {@link LeasedTable}. Time is the database's ({@code NOW(3)}), so
@@ -63,7 +64,7 @@ public class Leases {
     public Uni<List<Lease>> leaseDue(LeasedTable table, int limit, Duration leaseTime) {
         String token = UUID.randomUUID().toString();
         Statements sql = statements.get(table);
-        return pool.preparedQuery(sql.leaseDue).execute(Tuple.of(token, micros(leaseTime), limit))
+        return pool.preparedQuery(sql.leaseDue).execute(Tuple.of(token, TimeUnit.MICROSECONDS.convert(leaseTime), limit))
                 .flatMap(updated -> updated.rowCount() == 0
                         ? Uni.createFrom().item(List.<Lease>of())
                         : pool.preparedQuery(sql.leasedBy).execute(Tuple.of(token)).map(rows -> {
@@ -79,7 +80,7 @@ public class Leases {
     public Uni<Optional<Lease>> leaseOne(LeasedTable table, long id, Duration leaseTime) {
         String token = UUID.randomUUID().toString();
         Statements sql = statements.get(table);
-        return pool.preparedQuery(sql.leaseOne).execute(Tuple.of(token, micros(leaseTime), id))
+        return pool.preparedQuery(sql.leaseOne).execute(Tuple.of(token, TimeUnit.MICROSECONDS.convert(leaseTime), id))
                 .flatMap(updated -> updated.rowCount() == 0
                         ? Uni.createFrom().item(Optional.<Lease>empty())
                         : pool.preparedQuery(sql.retryCount).execute(Tuple.of(id, token))
@@ -99,7 +100,7 @@ public class Leases {
     /** Counts a failed try and sets the next one {@code delay} from now. */
     public Uni<Void> reschedule(SqlClient client, Lease lease, Duration delay, String error) {
         return fenced(client, statements.get(lease.table()).reschedule,
-                Tuple.of(micros(delay), truncate(error), lease.id(), lease.token()), lease);
+                Tuple.of(TimeUnit.MICROSECONDS.convert(delay), truncate(error), lease.id(), lease.token()), lease);
     }
 
     /** Gives up on the row: status 2, a dead letter for a person. */
@@ -121,9 +122,6 @@ public class Leases {
         });
     }
 
-    private static long micros(Duration duration) {
-        return duration.toNanos() / 1_000;
-    }
 
     private static String truncate(String error) {
         String text = error == null ? "unknown error" : error;

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The gauges an operator alerts on, recounted on a schedule rather than per scrape. Each count is a range on the
@@ -46,7 +47,7 @@ public class BacklogGauges {
 
     public BacklogGauges(Pool pool, MeterRegistry registry, PayCallbackConfig config) {
         this.pool = pool;
-        this.staleMicros = config.monitoring().stalePendingAfter().toNanos() / 1_000;
+        this.staleMicros = TimeUnit.MICROSECONDS.convert(config.monitoring().stalePendingAfter());
         for (LeasedTable table : LeasedTable.values()) {
             stale.put(table, register(registry, STALE_PENDING, table, "Pending rows older than the stale threshold; must be 0"));
             dead.put(table, register(registry, DEAD_LETTERS, table, "Rows given up on, waiting for a person"));

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps the hot tables small. Raw bodies of callbacks done for a day are blanked (status DONE to COMPACTED); done rows
@@ -90,7 +91,7 @@ public class Housekeeping {
         String sql = BLANK.formatted(table.table());
         long total = 0;
         for (int batch = 0; batch < maxBatches; batch++) {
-            int changed = pool.preparedQuery(sql).execute(Tuple.of(micros(blankAfter), batchSize))
+            int changed = pool.preparedQuery(sql).execute(Tuple.of(TimeUnit.MICROSECONDS.convert(blankAfter), batchSize))
                     .await().atMost(Duration.ofSeconds(30)).rowCount();
             total += changed;
             if (changed < batchSize) {
@@ -117,7 +118,7 @@ public class Housekeeping {
     /** One transaction: lock a batch, copy it to the archive, delete it. Single-table statements only. */
     private Uni<Integer> archiveBatch(SqlClient tx, LeasedTable table, RowStatus status) {
         return tx.preparedQuery(SELECT_EXPIRED.formatted(table.table()))
-                .execute(Tuple.of(status.code(), micros(retention), batchSize))
+                .execute(Tuple.of(status.code(), TimeUnit.MICROSECONDS.convert(retention), batchSize))
                 .flatMap(rows -> rows.size() == 0
                         ? Uni.createFrom().item(0)
                         : copy(tx, table, rows).chain(() -> delete(tx, table, status, rows)).replaceWith(rows.size()));
@@ -146,7 +147,4 @@ public class Housekeeping {
         return tx.preparedQuery(DELETE.formatted(table.table())).executeBatch(ids).replaceWithVoid();
     }
 
-    private static long micros(Duration duration) {
-        return duration.toNanos() / 1_000;
-    }
 }

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Writes downstream events as rows, inside the caller's business transaction: the effect and the state change that
@@ -54,7 +55,7 @@ public class Outbox {
     public Outbox(ObjectMapper json, Clock clock, PayCallbackConfig config) {
         this.json = json;
         this.clock = clock;
-        this.leaseMicros = config.retry().lease().toNanos() / 1_000;
+        this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
         config.downstream().destinations().forEach((name, destination) -> destination.events().forEach(type ->
                 destinationsByType.computeIfAbsent(type.trim(), t -> new ArrayList<>()).add(name)));
     }

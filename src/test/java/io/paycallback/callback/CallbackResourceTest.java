@@ -2,6 +2,7 @@ package io.paycallback.callback;
 
 import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Db;
+import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Send;
@@ -23,7 +24,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.Function;
 
 import static io.restassured.RestAssured.given;
@@ -49,10 +49,6 @@ class CallbackResourceTest {
         signer = new ProviderSigner(ProviderKeys.fromConfig());
     }
 
-    private static String unique(String prefix) {
-        return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
-    }
-
     private long paymentRows(String channel, String channelTradeNo) {
         return db.count("SELECT COUNT(*) FROM pay_callback_log WHERE merchant_id = 'default' AND channel = ? AND channel_trade_no = ?",
                 channel, channelTradeNo);
@@ -65,8 +61,8 @@ class CallbackResourceTest {
 
     @Test
     void wxpayPaymentIsReservedOnceAndAnsweredInWeChatFormat() {
-        String transactionId = unique("42000");
-        SignedCallback callback = signer.wxPayment(unique("ORD"), transactionId, 8800, "SUCCESS", Instant.now());
+        String transactionId = Ids.unique("42000");
+        SignedCallback callback = signer.wxPayment(Ids.unique("ORD"), transactionId, 8800, "SUCCESS", Instant.now());
 
         for (int push = 0; push < 2; push++) {
             Response response = Send.payment(callback);
@@ -80,8 +76,8 @@ class CallbackResourceTest {
 
     @Test
     void alipayPaymentIsReservedOnceAndAnsweredSuccess() {
-        String tradeNo = unique("2026");
-        SignedCallback callback = signer.alipayPayment(unique("ORD"), tradeNo, new BigDecimal("12.34"), "TRADE_SUCCESS");
+        String tradeNo = Ids.unique("2026");
+        SignedCallback callback = signer.alipayPayment(Ids.unique("ORD"), tradeNo, new BigDecimal("12.34"), "TRADE_SUCCESS");
 
         for (int push = 0; push < 2; push++) {
             Response response = Send.payment(callback);
@@ -93,8 +89,8 @@ class CallbackResourceTest {
 
     @Test
     void alipayFinishedAfterSuccessIsTheSamePayment() {
-        String tradeNo = unique("2026");
-        String outTradeNo = unique("ORD");
+        String tradeNo = Ids.unique("2026");
+        String outTradeNo = Ids.unique("ORD");
         Send.payment(signer.alipayPayment(outTradeNo, tradeNo, new BigDecimal("1.00"), "TRADE_SUCCESS")).then().statusCode(200);
         Send.payment(signer.alipayPayment(outTradeNo, tradeNo, new BigDecimal("1.00"), "TRADE_FINISHED")).then().statusCode(200);
         assertThat(paymentRows("alipay", tradeNo)).isEqualTo(1);
@@ -102,8 +98,8 @@ class CallbackResourceTest {
 
     @Test
     void stripePaymentIsReservedOnce() {
-        String paymentIntent = unique("pi_");
-        SignedCallback callback = signer.stripePayment(unique("ORD"), paymentIntent, 1999, "usd", Instant.now());
+        String paymentIntent = Ids.unique("pi_");
+        SignedCallback callback = signer.stripePayment(Ids.unique("ORD"), paymentIntent, 1999, "usd", Instant.now());
 
         Send.payment(callback).then().statusCode(200);
         Send.payment(callback).then().statusCode(200);
@@ -115,13 +111,13 @@ class CallbackResourceTest {
 
     @Test
     void unpaidStatesAreAcknowledgedButNotReserved() {
-        String transactionId = unique("42000");
-        Response response = Send.payment(signer.wxPayment(unique("ORD"), transactionId, 100, "NOTPAY", Instant.now()));
+        String transactionId = Ids.unique("42000");
+        Response response = Send.payment(signer.wxPayment(Ids.unique("ORD"), transactionId, 100, "NOTPAY", Instant.now()));
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body().asString()).isEqualTo(WX_SUCCESS);
 
-        String tradeNo = unique("2026");
-        Send.payment(signer.alipayPayment(unique("ORD"), tradeNo, BigDecimal.ONE, "WAIT_BUYER_PAY")).then().statusCode(200);
+        String tradeNo = Ids.unique("2026");
+        Send.payment(signer.alipayPayment(Ids.unique("ORD"), tradeNo, BigDecimal.ONE, "WAIT_BUYER_PAY")).then().statusCode(200);
 
         assertThat(paymentRows("wxpay", transactionId)).isZero();
         assertThat(paymentRows("alipay", tradeNo)).isZero();
@@ -129,10 +125,10 @@ class CallbackResourceTest {
 
     @Test
     void paymentAndRefundWithTheSameProviderNumberLandInTheirOwnTables() {
-        String number = unique("42000");
-        String outTradeNo = unique("ORD");
+        String number = Ids.unique("42000");
+        String outTradeNo = Ids.unique("ORD");
         Send.payment(signer.wxPayment(outTradeNo, number, 500, "SUCCESS", Instant.now())).then().statusCode(200);
-        Send.refund(signer.wxRefund(outTradeNo, number, number, unique("5030"), 500, "SUCCESS", Instant.now())).then().statusCode(200);
+        Send.refund(signer.wxRefund(outTradeNo, number, number, Ids.unique("5030"), 500, "SUCCESS", Instant.now())).then().statusCode(200);
 
         assertThat(paymentRows("wxpay", number)).isEqualTo(1);
         assertThat(refundRows("wxpay", number)).isEqualTo(1);
@@ -140,12 +136,12 @@ class CallbackResourceTest {
 
     @Test
     void refundsOfEveryChannelAreReservedOnce() {
-        String wxRefundNo = unique("RF");
-        SignedCallback wx = signer.wxRefund(unique("ORD"), unique("42000"), wxRefundNo, unique("5030"), 100, "SUCCESS", Instant.now());
-        String alipayRefundNo = unique("RF");
-        SignedCallback alipay = signer.alipayRefund(unique("ORD"), unique("2026"), alipayRefundNo, new BigDecimal("0.50"));
-        String stripeRefundId = unique("re_");
-        SignedCallback stripe = signer.stripeRefund(unique("ORD"), unique("pi_"), stripeRefundId, 500, "jpy", "succeeded", Instant.now());
+        String wxRefundNo = Ids.unique("RF");
+        SignedCallback wx = signer.wxRefund(Ids.unique("ORD"), Ids.unique("42000"), wxRefundNo, Ids.unique("5030"), 100, "SUCCESS", Instant.now());
+        String alipayRefundNo = Ids.unique("RF");
+        SignedCallback alipay = signer.alipayRefund(Ids.unique("ORD"), Ids.unique("2026"), alipayRefundNo, new BigDecimal("0.50"));
+        String stripeRefundId = Ids.unique("re_");
+        SignedCallback stripe = signer.stripeRefund(Ids.unique("ORD"), Ids.unique("pi_"), stripeRefundId, 500, "jpy", "succeeded", Instant.now());
 
         for (SignedCallback callback : List.of(wx, alipay, stripe, wx, alipay, stripe)) {
             Send.refund(callback).then().statusCode(200);
@@ -160,11 +156,11 @@ class CallbackResourceTest {
     @Test
     void hundredConcurrentIdenticalCallbacksAllSucceedWithOneRow() throws Exception {
         Map<String, Function<String, SignedCallback>> callbacks = Map.of(
-                "wxpay", no -> signer.wxPayment(unique("ORD"), no, 100, "SUCCESS", Instant.now()),
-                "alipay", no -> signer.alipayPayment(unique("ORD"), no, new BigDecimal("1.00"), "TRADE_SUCCESS"),
-                "stripe", no -> signer.stripePayment(unique("ORD"), no, 100, "usd", Instant.now()));
+                "wxpay", no -> signer.wxPayment(Ids.unique("ORD"), no, 100, "SUCCESS", Instant.now()),
+                "alipay", no -> signer.alipayPayment(Ids.unique("ORD"), no, new BigDecimal("1.00"), "TRADE_SUCCESS"),
+                "stripe", no -> signer.stripePayment(Ids.unique("ORD"), no, 100, "usd", Instant.now()));
         for (Map.Entry<String, Function<String, SignedCallback>> channel : callbacks.entrySet()) {
-            String tradeNo = unique("T");
+            String tradeNo = Ids.unique("T");
             SignedCallback callback = channel.getValue().apply(tradeNo);
 
             List<Integer> statuses = Concurrently.times(100, () -> Send.payment(callback).statusCode());
@@ -176,8 +172,8 @@ class CallbackResourceTest {
 
     @Test
     void duplicatesDoNotWaitBehindAnOpenTransactionOnTheReservedRow() throws Exception {
-        String transactionId = unique("42000");
-        SignedCallback callback = signer.wxPayment(unique("ORD"), transactionId, 100, "SUCCESS", Instant.now());
+        String transactionId = Ids.unique("42000");
+        SignedCallback callback = signer.wxPayment(Ids.unique("ORD"), transactionId, 100, "SUCCESS", Instant.now());
         Send.payment(callback).then().statusCode(200);
         long id = db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", transactionId).getLong("id");
 
@@ -204,8 +200,8 @@ class CallbackResourceTest {
 
     @Test
     void badSignatureIsRefusedInEachProvidersFormatAndNothingIsStored() {
-        String transactionId = unique("42000");
-        SignedCallback wx = signer.wxPayment(unique("ORD"), transactionId, 100, "SUCCESS", Instant.now());
+        String transactionId = Ids.unique("42000");
+        SignedCallback wx = signer.wxPayment(Ids.unique("ORD"), transactionId, 100, "SUCCESS", Instant.now());
         Map<String, String> forged = new java.util.HashMap<>(wx.headers());
         forged.put("Wechatpay-Signature", ProviderSigner.rsaSha256(ProviderKeys.generate().wxPrivate(),
                 "forged".getBytes(StandardCharsets.UTF_8)));
@@ -213,16 +209,16 @@ class CallbackResourceTest {
         assertThat(wxResponse.statusCode()).isEqualTo(401);
         assertThat(wxResponse.body().asString()).contains("\"code\":\"FAIL\"");
 
-        String tradeNo = unique("2026");
-        SignedCallback alipay = signer.alipayPayment(unique("ORD"), tradeNo, new BigDecimal("9.99"), "TRADE_SUCCESS");
+        String tradeNo = Ids.unique("2026");
+        SignedCallback alipay = signer.alipayPayment(Ids.unique("ORD"), tradeNo, new BigDecimal("9.99"), "TRADE_SUCCESS");
         String tampered = alipay.bodyAsUtf8().replace("total_amount=9.99", "total_amount=0.01");
         Response alipayResponse = Send.payment(new SignedCallback("alipay", Map.of(), alipay.contentType(),
                 tampered.getBytes(StandardCharsets.US_ASCII)));
         assertThat(alipayResponse.body().asString()).isEqualTo("fail");
         assertThat(alipayResponse.statusCode()).isNotEqualTo(200);
 
-        String paymentIntent = unique("pi_");
-        SignedCallback stripe = signer.stripePayment(unique("ORD"), paymentIntent, 100, "usd", Instant.now());
+        String paymentIntent = Ids.unique("pi_");
+        SignedCallback stripe = signer.stripePayment(Ids.unique("ORD"), paymentIntent, 100, "usd", Instant.now());
         Send.payment(new SignedCallback("stripe", Map.of("Stripe-Signature", "t=1,v1=00"), stripe.contentType(), stripe.body()))
                 .then().statusCode(400);
         Send.payment(new SignedCallback("stripe", Map.of(), stripe.contentType(), stripe.body())).then().statusCode(400);
@@ -234,7 +230,7 @@ class CallbackResourceTest {
 
     @Test
     void signedButUnparseableBodyIsQuarantinedOnceAndRefused() {
-        String body = "{\"id\":\"evt_" + unique("") + "\",\"type\":\"payment_intent.succeeded\",\"data\":{\"object\":{\"id\":\"pi_x\"";
+        String body = "{\"id\":\"evt_" + Ids.unique("") + "\",\"type\":\"payment_intent.succeeded\",\"data\":{\"object\":{\"id\":\"pi_x\"";
         SignedCallback callback = signer.stripeSigned(body, Instant.now());
 
         Send.payment(callback).then().statusCode(400);
@@ -255,15 +251,15 @@ class CallbackResourceTest {
 
     @Test
     void unknownChannelAndUnknownMerchantAre404AndStoreNothing() {
-        SignedCallback callback = signer.stripePayment(unique("ORD"), unique("pi_"), 100, "usd", Instant.now());
+        SignedCallback callback = signer.stripePayment(Ids.unique("ORD"), Ids.unique("pi_"), 100, "usd", Instant.now());
         Send.post("/pay/callback/paypal", callback).then().statusCode(404);
         Send.post("/pay/callback/stripe/no-such-merchant", callback).then().statusCode(404);
     }
 
     @Test
     void fullGateAnswersBusyAtOnceWithoutStoring() {
-        String transactionId = unique("42000");
-        SignedCallback callback = signer.wxPayment(unique("ORD"), transactionId, 100, "SUCCESS", Instant.now());
+        String transactionId = Ids.unique("42000");
+        SignedCallback callback = signer.wxPayment(Ids.unique("ORD"), transactionId, 100, "SUCCESS", Instant.now());
         int held = 0;
         try {
             while (gate.tryEnter()) {
@@ -286,7 +282,7 @@ class CallbackResourceTest {
 
     @Test
     void metricsCountOutcomesByChannelAndKind() {
-        Send.payment(signer.stripePayment(unique("ORD"), unique("pi_"), 100, "usd", Instant.now())).then().statusCode(200);
+        Send.payment(signer.stripePayment(Ids.unique("ORD"), Ids.unique("pi_"), 100, "usd", Instant.now())).then().statusCode(200);
         String metrics = given().port(9001).get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).contains("paycallback_callbacks_total{channel=\"stripe\",kind=\"payment\",outcome=\"new\"}");
     }

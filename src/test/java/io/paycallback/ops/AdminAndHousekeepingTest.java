@@ -4,6 +4,7 @@ import io.paycallback.ledger.LeasedTable;
 import io.paycallback.retry.Scanner;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
+import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.EventSink;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
@@ -20,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,10 +50,6 @@ class AdminAndHousekeepingTest {
         db = new Db(pool);
         signer = new ProviderSigner(ProviderKeys.fromConfig());
         sink.reset();
-    }
-
-    private static String unique(String prefix) {
-        return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
     }
 
     private long payAndAwait(String outTradeNo, String transactionId, long fen, int status) {
@@ -101,17 +97,17 @@ class AdminAndHousekeepingTest {
             assertThat(response.statusCode()).as(body).isEqualTo(400);
             assertThat(response.jsonPath().getString("error")).as(body).isNotBlank();
         }
-        String outTradeNo = unique("ORD");
+        String outTradeNo = Ids.unique("ORD");
         Api.createOrder(outTradeNo, "88.00", "CNY").then().statusCode(201);
         Api.createOrder(outTradeNo, "88.00", "CNY").then().statusCode(409);
-        Api.order(unique("NONE")).then().statusCode(404);
+        Api.order(Ids.unique("NONE")).then().statusCode(404);
     }
 
     @Test
     void deadLettersAreListedAndInspectedWithoutBodiesAndAReplayAddsNoSecondEffect() {
-        String outTradeNo = unique("ORD");
+        String outTradeNo = Ids.unique("ORD");
         Api.createOrder(outTradeNo, "88.00", "CNY").then().statusCode(201);
-        long id = payAndAwait(outTradeNo, unique("42000"), 1, 2);
+        long id = payAndAwait(outTradeNo, Ids.unique("42000"), 1, 2);
 
         List<Map<String, Object>> dead = Api.authorized().get("/admin/callbacks?kind=payment&status=dead&limit=500")
                 .then().statusCode(200).extract().jsonPath().getList("$");
@@ -137,9 +133,9 @@ class AdminAndHousekeepingTest {
 
     @Test
     void replayingAPaidCallbackIsADuplicate() {
-        String outTradeNo = unique("ORD");
+        String outTradeNo = Ids.unique("ORD");
         Api.createOrder(outTradeNo, "9.00", "CNY").then().statusCode(201);
-        long id = payAndAwait(outTradeNo, unique("42000"), 900, 1);
+        long id = payAndAwait(outTradeNo, Ids.unique("42000"), 900, 1);
         Api.authorized().post("/admin/callbacks/payment/" + id + "/requeue").then().statusCode(409);
 
         Api.authorized().post("/admin/callbacks/payment/" + id + "/replay").then().statusCode(202);
@@ -153,7 +149,7 @@ class AdminAndHousekeepingTest {
 
     @Test
     void quarantineIsListedWithoutBodies() {
-        String marker = unique("QMARK");
+        String marker = Ids.unique("QMARK");
         Send.payment(signer.stripeSigned("{\"id\":\"evt_" + marker + "\",\"type\":\"payment_intent.succeeded\"", Instant.now()))
                 .then().statusCode(400);
         String listing = Api.authorized().get("/admin/quarantine?limit=500").then().statusCode(200).extract().asString();
@@ -169,7 +165,7 @@ class AdminAndHousekeepingTest {
                     currency, status, retry_count, next_retry_at, raw_body, created_at, updated_at)
                 VALUES ('default', 'wxpay', ?, 'ORD-STALE', 'SUCCESS', 1.00, 'CNY', 0, 3,
                         DATE_ADD(NOW(3), INTERVAL 1 DAY), '', DATE_SUB(NOW(3), INTERVAL 2 HOUR), NOW(3))""",
-                unique("STALE"));
+                Ids.unique("STALE"));
 
         gauges.recount(Duration.ofSeconds(10));
         String metrics = metrics();
@@ -179,9 +175,9 @@ class AdminAndHousekeepingTest {
 
     @Test
     void housekeepingBlanksOldBodiesThenArchivesPastTheRetention() {
-        String recent = unique("HK");
-        String old = unique("HK");
-        String ancient = unique("HK");
+        String recent = Ids.unique("HK");
+        String old = Ids.unique("HK");
+        String ancient = Ids.unique("HK");
         for (String[] row : new String[][]{{recent, "1", "2 HOUR"}, {old, "1", "2 DAY"}, {ancient, "3", "100 DAY"}}) {
             db.update("INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount,"
                     + " currency, status, retry_count, next_retry_at, raw_body, created_at, updated_at)"

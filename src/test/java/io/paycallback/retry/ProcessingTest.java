@@ -12,6 +12,7 @@ import io.paycallback.outbox.OutboxRelay;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Db;
+import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.EventSink;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
@@ -31,7 +32,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -82,12 +82,8 @@ class ProcessingTest {
         sink.answer(200);
     }
 
-    private static String unique(String prefix) {
-        return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
-    }
-
     private String newOrder(String amount) {
-        String outTradeNo = unique("ORD");
+        String outTradeNo = Ids.unique("ORD");
         Api.createOrder(outTradeNo, amount, "CNY").then().statusCode(201);
         return outTradeNo;
     }
@@ -140,7 +136,7 @@ class ProcessingTest {
     @Test
     void paidCallbackMovesTheOrderToPaidAndDeliversOrderPaidOnce() {
         String outTradeNo = newOrder("88.00");
-        String transactionId = unique("42000");
+        String transactionId = Ids.unique("42000");
         long id = pay(outTradeNo, transactionId, 8800);
 
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, id, 1);
@@ -156,7 +152,7 @@ class ProcessingTest {
     @Test
     void replayOfAProcessedPaymentIsADuplicateWithNoSecondEffect() {
         String outTradeNo = newOrder("10.00");
-        long id = pay(outTradeNo, unique("42000"), 1000);
+        long id = pay(outTradeNo, Ids.unique("42000"), 1000);
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, id, 1);
         awaitDeliveries("pay:" + id, 1);
 
@@ -171,11 +167,11 @@ class ProcessingTest {
     @Test
     void aSecondPaymentOfAPaidOrderIsRefundedAndAlerted() {
         String outTradeNo = newOrder("5.00");
-        String first = unique("42000");
+        String first = Ids.unique("42000");
         long firstId = pay(outTradeNo, first, 500);
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, firstId, 1);
 
-        long secondId = pay(outTradeNo, unique("42000"), 500);
+        long secondId = pay(outTradeNo, Ids.unique("42000"), 500);
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, secondId, 1);
 
         Row refund = db.first("SELECT status, reason, amount FROM refunds WHERE refund_no = ?", "RFP" + secondId);
@@ -193,7 +189,7 @@ class ProcessingTest {
         Api.closeOrder(outTradeNo).then().statusCode(200);
         Api.closeOrder(outTradeNo).then().statusCode(409);
 
-        long id = pay(outTradeNo, unique("42000"), 500);
+        long id = pay(outTradeNo, Ids.unique("42000"), 500);
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, id, 1);
 
         assertThat(db.first("SELECT reason FROM refunds WHERE refund_no = ?", "RFP" + id).getString("reason"))
@@ -205,7 +201,7 @@ class ProcessingTest {
     @Test
     void anAmountMismatchIsDeadAtOnceWithOneAlert() {
         String outTradeNo = newOrder("88.00");
-        long id = pay(outTradeNo, unique("42000"), 1);
+        long id = pay(outTradeNo, Ids.unique("42000"), 1);
 
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, id, 2);
         assertThat(row(LeasedTable.PAY_CALLBACK_LOG, id).getString("last_error")).contains("amount mismatch");
@@ -216,7 +212,7 @@ class ProcessingTest {
     @Test
     void aCurrencyMismatchIsDeadAtOnce() {
         String outTradeNo = newOrder("19.99");
-        String paymentIntent = unique("pi_");
+        String paymentIntent = Ids.unique("pi_");
         Send.payment(signer.stripePayment(outTradeNo, paymentIntent, 1999, "usd", Instant.now())).then().statusCode(200);
         long id = db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", paymentIntent).getLong("id");
 
@@ -227,8 +223,8 @@ class ProcessingTest {
 
     @Test
     void aPaymentForAnUnknownOrderSucceedsOnALaterTryOnceTheOrderExists() {
-        String outTradeNo = unique("ORD");
-        long id = pay(outTradeNo, unique("42000"), 300);
+        String outTradeNo = Ids.unique("ORD");
+        long id = pay(outTradeNo, Ids.unique("42000"), 300);
         awaitFailures(LeasedTable.PAY_CALLBACK_LOG, id, 1);
         assertThat(row(LeasedTable.PAY_CALLBACK_LOG, id).getInteger("status")).isZero();
 
@@ -242,7 +238,7 @@ class ProcessingTest {
 
     @Test
     void aFailingTransitionWalksTheBackoffAndIsDeadAfterTheLastWithOneAlert() {
-        long id = pay(unique("ORD"), unique("42000"), 300);
+        long id = pay(Ids.unique("ORD"), Ids.unique("42000"), 300);
         awaitFailures(LeasedTable.PAY_CALLBACK_LOG, id, 1);
         List<Duration> backoff = config.retry().backoff();
         assertThat(row(LeasedTable.PAY_CALLBACK_LOG, id).getLong("delay_micros")).isEqualTo(backoff.get(0).toNanos() / 1000);
@@ -272,7 +268,7 @@ class ProcessingTest {
     @Test
     void aWorkerWhoseLeaseWasTakenOverChangesNothing() {
         String outTradeNo = newOrder("1.00");
-        long id = reservedWithoutHandOff(outTradeNo, unique("42000"), "1.00");
+        long id = reservedWithoutHandOff(outTradeNo, Ids.unique("42000"), "1.00");
         Lease stale = leases.leaseOne(LeasedTable.PAY_CALLBACK_LOG, id, Duration.ofSeconds(60)).await().indefinitely().orElseThrow();
         assertThat(leases.leaseOne(LeasedTable.PAY_CALLBACK_LOG, id, Duration.ofSeconds(60)).await().indefinitely()).isEmpty();
 
@@ -300,7 +296,7 @@ class ProcessingTest {
     @Test
     void aTransitionAbandonedAfterItsLeaseIsCompletedOnceByTheNextScanAfterExpiry() {
         String outTradeNo = newOrder("2.00");
-        long id = reservedWithoutHandOff(outTradeNo, unique("42000"), "2.00");
+        long id = reservedWithoutHandOff(outTradeNo, Ids.unique("42000"), "2.00");
         Optional<Lease> abandoned = leases.leaseOne(LeasedTable.PAY_CALLBACK_LOG, id, Duration.ofSeconds(60)).await().indefinitely();
         assertThat(abandoned).isPresent();
 
@@ -320,7 +316,7 @@ class ProcessingTest {
     @Test
     void hundredConcurrentIdenticalCallbacksDeliverExactlyOneOrderPaid() throws Exception {
         String outTradeNo = newOrder("66.00");
-        String transactionId = unique("42000");
+        String transactionId = Ids.unique("42000");
         SignedCallback callback = signer.wxPayment(outTradeNo, transactionId, 6600, "SUCCESS", Instant.now());
 
         List<Integer> statuses = Concurrently.times(100, () -> Send.payment(callback).statusCode());
@@ -346,7 +342,7 @@ class ProcessingTest {
             for (int i = 0; i < 20; i++) {
                 String outTradeNo = newOrder("1.00");
                 orders.add(outTradeNo);
-                SignedCallback callback = signer.wxPayment(outTradeNo, unique("42000"), 100, "SUCCESS", Instant.now());
+                SignedCallback callback = signer.wxPayment(outTradeNo, Ids.unique("42000"), 100, "SUCCESS", Instant.now());
                 for (int copy = 0; copy < 5; copy++) {
                     callbacks.add(callback);
                 }
@@ -378,7 +374,7 @@ class ProcessingTest {
     void anEventIsRetriedWhileTheSinkIsDownAndDeliveredOnceWhenItIsBack() {
         sink.answer(503);
         String outTradeNo = newOrder("4.00");
-        long payId = pay(outTradeNo, unique("42000"), 400);
+        long payId = pay(outTradeNo, Ids.unique("42000"), 400);
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, payId, 1);
         long eventId = db.first("SELECT id FROM outbox WHERE source = ? AND type = 'order.paid'", "pay:" + payId).getLong("id");
         awaitFailures(LeasedTable.OUTBOX, eventId, 1);
@@ -399,7 +395,7 @@ class ProcessingTest {
     void anEventTheSinkRefusesForeverIsDeadWithAnAlert() {
         sink.answer(500);
         String outTradeNo = newOrder("4.00");
-        long payId = pay(outTradeNo, unique("42000"), 400);
+        long payId = pay(outTradeNo, Ids.unique("42000"), 400);
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, payId, 1);
         long eventId = db.first("SELECT id FROM outbox WHERE source = ? AND type = 'order.paid'", "pay:" + payId).getLong("id");
         awaitFailures(LeasedTable.OUTBOX, eventId, 1);
@@ -422,18 +418,18 @@ class ProcessingTest {
     @Test
     void aFullRefundOfTheOrdersOwnPaymentMakesItRefunded() {
         String outTradeNo = newOrder("88.00");
-        String transactionId = unique("42000");
+        String transactionId = Ids.unique("42000");
         long payId = pay(outTradeNo, transactionId, 8800);
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, payId, 1);
 
-        String partialNo = unique("RF");
-        Send.refund(signer.wxRefund(outTradeNo, transactionId, partialNo, unique("5030"), 5000, "SUCCESS", Instant.now()))
+        String partialNo = Ids.unique("RF");
+        Send.refund(signer.wxRefund(outTradeNo, transactionId, partialNo, Ids.unique("5030"), 5000, "SUCCESS", Instant.now()))
                 .then().statusCode(200);
         awaitRefundSettled(partialNo);
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PAID");
 
-        String restNo = unique("RF");
-        Send.refund(signer.wxRefund(outTradeNo, transactionId, restNo, unique("5030"), 3800, "SUCCESS", Instant.now()))
+        String restNo = Ids.unique("RF");
+        Send.refund(signer.wxRefund(outTradeNo, transactionId, restNo, Ids.unique("5030"), 3800, "SUCCESS", Instant.now()))
                 .then().statusCode(200);
         awaitRefundSettled(restNo);
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("REFUNDED");
@@ -444,14 +440,14 @@ class ProcessingTest {
     @Test
     void theRefundOfASecondPaymentSettlesOurRequestAndLeavesTheOrderPaid() {
         String outTradeNo = newOrder("5.00");
-        long firstId = pay(outTradeNo, unique("42000"), 500);
+        long firstId = pay(outTradeNo, Ids.unique("42000"), 500);
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, firstId, 1);
-        String second = unique("42000");
+        String second = Ids.unique("42000");
         long secondId = pay(outTradeNo, second, 500);
         awaitStatus(LeasedTable.PAY_CALLBACK_LOG, secondId, 1);
 
         String refundNo = "RFP" + secondId;
-        Send.refund(signer.wxRefund(outTradeNo, second, refundNo, unique("5030"), 500, "SUCCESS", Instant.now()))
+        Send.refund(signer.wxRefund(outTradeNo, second, refundNo, Ids.unique("5030"), 500, "SUCCESS", Instant.now()))
                 .then().statusCode(200);
         awaitRefundSettled(refundNo);
 
@@ -465,10 +461,10 @@ class ProcessingTest {
 
     @Test
     void aRefundThatArrivesBeforeItsPaymentIsProcessedRetries() {
-        String outTradeNo = unique("ORD");
-        String transactionId = unique("42000");
-        String refundNo = unique("RF");
-        Send.refund(signer.wxRefund(outTradeNo, transactionId, refundNo, unique("5030"), 100, "SUCCESS", Instant.now()))
+        String outTradeNo = Ids.unique("ORD");
+        String transactionId = Ids.unique("42000");
+        String refundNo = Ids.unique("RF");
+        Send.refund(signer.wxRefund(outTradeNo, transactionId, refundNo, Ids.unique("5030"), 100, "SUCCESS", Instant.now()))
                 .then().statusCode(200);
         long refundLogId = db.first("SELECT id FROM refund_callback_log WHERE refund_no = ?", refundNo).getLong("id");
         awaitFailures(LeasedTable.REFUND_CALLBACK_LOG, refundLogId, 1);
