@@ -80,6 +80,6 @@ public class CallbackLedger {
                     return new Reservation.Reserved(log, id,
                             claim ? Optional.of(new Lease(LeasedTable.of(log), id, token, 0)) : Optional.empty());
                 })
-                .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(() -> new Reservation.AlreadyReserved(log));
+                .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(Reservation.AlreadyReserved::new);
     }
 }

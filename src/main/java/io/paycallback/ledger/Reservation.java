@@ -14,6 +14,6 @@ public sealed interface Reservation {
     }
 
     /** The unique key already holds it: a repeat push, to be acknowledged and otherwise ignored. */
-    record AlreadyReserved(CallbackLog log) implements Reservation {
+    record AlreadyReserved() implements Reservation {
     }
 }
