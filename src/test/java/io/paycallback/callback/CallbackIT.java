@@ -28,7 +28,11 @@ class CallbackIT {
     public static class Ports implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.management.port", "9001");
+            return Map.of("quarkus.management.port", String.valueOf(management()));
+        }
+
+        static int management() {
+            return Integer.getInteger("it.management-port", 9001);
         }
     }
 
@@ -45,8 +49,8 @@ class CallbackIT {
         Send.payment(new SignedCallback("stripe", Map.of("Stripe-Signature", "t=1,v1=00"), stripe.contentType(), stripe.body()))
                 .then().statusCode(400);
 
-        given().port(9001).get("/q/health/ready").then().statusCode(200);
-        String metrics = given().port(9001).get("/q/metrics").then().statusCode(200).extract().asString();
+        given().port(Ports.management()).get("/q/health/ready").then().statusCode(200);
+        String metrics = given().port(Ports.management()).get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).contains("outcome=\"duplicate\"").contains("outcome=\"bad_signature\"");
     }
 }

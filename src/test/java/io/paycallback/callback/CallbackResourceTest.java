@@ -3,6 +3,7 @@ package io.paycallback.callback;
 import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
+import io.paycallback.testsupport.ManagementPort;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Send;
@@ -283,7 +284,7 @@ class CallbackResourceTest {
     @Test
     void metricsCountOutcomesByChannelAndKind() {
         Send.payment(signer.stripePayment(Ids.unique("ORD"), Ids.unique("pi_"), 100, "usd", Instant.now())).then().statusCode(200);
-        String metrics = given().port(9001).get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().port(ManagementPort.get()).get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).contains("paycallback_callbacks_total{channel=\"stripe\",kind=\"payment\",outcome=\"new\"}");
     }
 }

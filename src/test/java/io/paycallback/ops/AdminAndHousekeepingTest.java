@@ -5,6 +5,7 @@ import io.paycallback.retry.Scanner;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
+import io.paycallback.testsupport.ManagementPort;
 import io.paycallback.testsupport.EventSink;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
@@ -30,7 +31,7 @@ import static org.awaitility.Awaitility.await;
 class AdminAndHousekeepingTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final int MANAGEMENT_PORT = 9001;
+    private static final int MANAGEMENT_PORT = ManagementPort.get();
 
     @Inject
     Pool pool;
