@@ -11,15 +11,26 @@ public sealed interface Notice {
     }
 
     /**
-     * A refund in a final state.
+     * A refund in a final state. Providers report refund money in two ways, and a notice carries whichever it has: a
+     * refund's own amount, or the payment's running total refunded (which no refund may be added to twice).
      *
-     * @param refundNo        our refund number when the provider echoes it (out_refund_no, out_biz_no), else the provider's refund id
+     * @param refundNo        the provider's identity of this refund: our refund number when it echoes one (out_refund_no,
+     *                        out_biz_no), else its own refund id; for a Stripe charge that lists no refunds, the charge
+     *                        and its running total, since the notice names no refund
      * @param channelRefundId the provider's own refund id, when it sends one
      * @param channelTradeNo  the provider's number of the payment being refunded
+     * @param amount          this refund's own amount, when the notice states it; null otherwise
+     * @param refundedTotal   the payment's total refunded so far, when the notice states it; null otherwise
      */
     record Refund(String merchantId, ChannelId channel, String refundNo, String channelRefundId,
                   String channelTradeNo, String outTradeNo, RefundResult result,
-                  BigDecimal amount, String currency) implements Notice {
+                  BigDecimal amount, BigDecimal refundedTotal, String currency) implements Notice {
+
+        public Refund {
+            if (amount == null && refundedTotal == null) {
+                throw new IllegalArgumentException("a refund notice states its amount, the refunded total, or both");
+            }
+        }
     }
 
     /** Signed and understood, but not something we act on (an unpaid state, an event type we do not use). */

@@ -30,8 +30,9 @@ public class CallbackLedger {
     static final String INSERT_REFUND = """
             INSERT INTO refund_callback_log
                 (merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
-                 amount, currency, status, retry_count, lease_token, next_retry_at, raw_body, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
+                 amount, refunded_total, currency, status, retry_count, lease_token, next_retry_at, raw_body, created_at,
+                 updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
 
     private final Pool pool;
     private final long leaseMicros;
@@ -67,6 +68,7 @@ public class CallbackLedger {
                 .addString(refund.outTradeNo())
                 .addString(refund.result().name())
                 .addBigDecimal(refund.amount())
+                .addBigDecimal(refund.refundedTotal())
                 .addString(refund.currency());
         return insert(CallbackLog.REFUND, INSERT_REFUND, row, rawBody, claim);
     }

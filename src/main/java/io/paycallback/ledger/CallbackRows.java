@@ -22,7 +22,7 @@ public class CallbackRows {
             next_retry_at, last_error, LENGTH(raw_body) AS body_length, created_at, updated_at""";
     private static final String REFUND_COLUMNS = """
             id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state, amount,
-            currency, status, retry_count, next_retry_at, last_error, LENGTH(raw_body) AS body_length, created_at, updated_at""";
+            refunded_total, currency, status, retry_count, next_retry_at, last_error, LENGTH(raw_body) AS body_length, created_at, updated_at""";
     static final String LIST = "SELECT %s FROM %s WHERE status = ? ORDER BY next_retry_at DESC LIMIT ?";
     static final String FIND = "SELECT %s FROM %s WHERE id = ?";
     static final String RAW_BODY = "SELECT raw_body FROM %s WHERE id = ?";
@@ -32,7 +32,7 @@ public class CallbackRows {
             WHERE id = ? AND merchant_id = ? AND channel = ? AND channel_trade_no = ? AND status IN (1, 2)""";
     static final String REPLAY_REFUND = """
             UPDATE refund_callback_log SET channel_refund_id = ?, channel_trade_no = ?, out_trade_no = ?, refund_state = ?,
-                amount = ?, currency = ?, status = 0, retry_count = 0, next_retry_at = NOW(3), lease_token = NULL,
+                amount = ?, refunded_total = ?, currency = ?, status = 0, retry_count = 0, next_retry_at = NOW(3), lease_token = NULL,
                 last_error = NULL, updated_at = NOW(3)
             WHERE id = ? AND merchant_id = ? AND channel = ? AND refund_no = ? AND status IN (1, 2)""";
 
@@ -83,7 +83,8 @@ public class CallbackRows {
         return pool.preparedQuery(REPLAY_REFUND).execute(Tuple.tuple()
                         .addString(refund.channelRefundId()).addString(refund.channelTradeNo())
                         .addString(refund.outTradeNo()).addString(refund.result().name())
-                        .addBigDecimal(refund.amount()).addString(refund.currency()).addLong(id)
+                        .addBigDecimal(refund.amount()).addBigDecimal(refund.refundedTotal())
+                        .addString(refund.currency()).addLong(id)
                         .addString(refund.merchantId()).addString(refund.channel().path()).addString(refund.refundNo()))
                 .map(rows -> rows.rowCount() == 1);
     }
@@ -99,8 +100,8 @@ public class CallbackRows {
             Object value = row.getValue(column);
             if (name.equals("status")) {
                 value = RowStatus.of(row.getInteger(column)).label();
-            } else if (name.equals("amount")) {
-                value = row.getBigDecimal(column).toPlainString();
+            } else if (name.equals("amount") || name.equals("refunded_total")) {
+                value = value == null ? null : row.getBigDecimal(column).toPlainString();
             } else if (name.equals("id") || name.equals("body_length")) {
                 value = row.getLong(column);
             } else if (value != null && !(value instanceof String) && !(value instanceof Number)) {

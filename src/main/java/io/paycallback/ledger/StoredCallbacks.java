@@ -17,7 +17,7 @@ public class StoredCallbacks {
             FROM pay_callback_log WHERE id = ?""";
     static final String REFUND = """
             SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
-                   amount, currency
+                   amount, refunded_total, currency
             FROM refund_callback_log WHERE id = ?""";
     static final String PAYMENT_BY_TRADE = """
             SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency, status
@@ -34,7 +34,7 @@ public class StoredCallbacks {
                     row.getString("refund_no"), row.getString("channel_refund_id"), row.getString("channel_trade_no"),
                     row.getString("out_trade_no"),
                     Notice.RefundResult.SUCCEEDED.name().equals(row.getString("refund_state")),
-                    row.getBigDecimal("amount"), row.getString("currency"));
+                    row.getBigDecimal("amount"), row.getBigDecimal("refunded_total"), row.getString("currency"));
         });
     }
 

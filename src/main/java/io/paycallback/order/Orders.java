@@ -26,11 +26,12 @@ public class Orders {
     static final String CLOSE = """
             UPDATE orders SET status = 'CLOSED', closed_at = NOW(3), updated_at = NOW(3)
             WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING'""";
-    // status is assigned first: MySQL evaluates SET left to right with updated values, MariaDB may not.
-    static final String ADD_REFUND = """
-            UPDATE orders SET status = CASE WHEN refunded_amount + ? >= amount THEN 'REFUNDED' ELSE status END,
-                refunded_amount = refunded_amount + ?, updated_at = NOW(3)
-            WHERE merchant_id = ? AND out_trade_no = ? AND channel = ? AND channel_trade_no = ? AND status = 'PAID'""";
+    // The refunded amount only grows (notices arrive in any order); REFUNDED means refunded in full, nothing less.
+    static final String RECORD_REFUNDED = """
+            UPDATE orders SET status = CASE WHEN ? = amount THEN 'REFUNDED' ELSE status END,
+                refunded_amount = ?, updated_at = NOW(3)
+            WHERE merchant_id = ? AND out_trade_no = ? AND channel = ? AND channel_trade_no = ?
+              AND status IN ('PAID', 'REFUNDED') AND refunded_amount < ? AND ? <= amount""";
 
     public Uni<Void> create(SqlClient client, String merchantId, String outTradeNo, BigDecimal amount, String currency) {
         return client.preparedQuery(INSERT).execute(Tuple.of(merchantId, outTradeNo, amount, currency)).replaceWithVoid();
@@ -56,11 +57,15 @@ public class Orders {
         return changed(client, CLOSE, Tuple.of(merchantId, outTradeNo));
     }
 
-    /** Counts a refund of the order's own payment; the order becomes REFUNDED once it is refunded in full. */
-    public Uni<Boolean> addRefund(SqlClient client, String merchantId, String outTradeNo, String channel,
-                                  String channelTradeNo, BigDecimal refunded) {
-        return changed(client, ADD_REFUND, Tuple.tuple().addBigDecimal(refunded).addBigDecimal(refunded)
-                .addString(merchantId).addString(outTradeNo).addString(channel).addString(channelTradeNo));
+    /**
+     * Sets the refunded amount of the order's own payment to the provider's refunded total for it; the order becomes
+     * REFUNDED when that is all it was paid. A refund of another payment of the same order leaves the order as it is.
+     */
+    public Uni<Boolean> recordRefunded(SqlClient client, String merchantId, String outTradeNo, String channel,
+                                       String channelTradeNo, BigDecimal refundedTotal) {
+        return changed(client, RECORD_REFUNDED, Tuple.tuple().addBigDecimal(refundedTotal).addBigDecimal(refundedTotal)
+                .addString(merchantId).addString(outTradeNo).addString(channel).addString(channelTradeNo)
+                .addBigDecimal(refundedTotal).addBigDecimal(refundedTotal));
     }
 
     private static Uni<Boolean> changed(SqlClient client, String sql, Tuple params) {

@@ -73,8 +73,8 @@ public class PaymentTransition {
     private Uni<Transition> refund(SqlClient transaction, StoredPayment payment, StalePayment stale) {
         String refundNo = "RFP" + payment.id();
         Refunds.Refund refund = new Refunds.Refund(payment.merchantId(), payment.channel(), refundNo, null,
-                payment.outTradeNo(), payment.channelTradeNo(), payment.amount(), payment.currency(), Refunds.REQUESTED,
-                stale.reason());
+                payment.outTradeNo(), payment.channelTradeNo(), payment.amount(), null, payment.currency(),
+                RefundStatus.REQUESTED, stale.reason());
         return refunds.request(transaction, refund).flatMap(requested -> requested
                 ? requestRefund(transaction, payment, stale, refundNo)
                 : Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of())));
@@ -107,6 +107,7 @@ public class PaymentTransition {
 
     private static DownstreamEvent event(StoredPayment payment, String type, String refundNo, String reason) {
         return new DownstreamEvent(source(payment), type, payment.merchantId(), payment.outTradeNo(),
-                payment.channel(), payment.channelTradeNo(), refundNo, payment.amount(), payment.currency(), reason);
+                payment.channel(), payment.channelTradeNo(), refundNo, payment.amount(),
+                refundNo == null ? null : payment.amount(), null, payment.currency(), reason);
     }
 }

@@ -11,12 +11,15 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Settles a refund callback inside the caller's transaction, by the same rule as payments: only the conditional
- * change that actually happened emits effects. A refund of a payment we have not processed yet waits for it.
+ * change that actually happened emits effects. A refund of a payment we have not processed yet waits for it. The
+ * payment's refunded total follows {@link RefundedTotal}; a refund in another currency than its payment's, or one that
+ * would take the total beyond what was paid, changes nothing and is dead-lettered for a person.
  */
 @ApplicationScoped
 public class RefundTransition {
@@ -45,28 +48,53 @@ public class RefundTransition {
                         return Uni.createFrom().failure(new NotYetSettledException(
                                 "payment " + refund.channelTradeNo() + " of refund " + refund.refundNo() + " is not processed yet"));
                     }
-                    return settle(transaction, refund, payment);
+                    if (!payment.currency().equals(refund.currency())) {
+                        return deadLetter(transaction, refund, payment, "currency mismatch: payment " + payment.currency()
+                                + ", refund " + refund.currency());
+                    }
+                    // The order's lock serialises every refund of its payments, so the total read below stays true.
+                    return orders.findCurrent(transaction, refund.merchantId(), payment.outTradeNo())
+                            .chain(() -> refunds.findCurrent(transaction, refund.merchantId(), refund.channel(), refund.refundNo()))
+                            .flatMap(existing -> existing.isPresent() && existing.get().status() != RefundStatus.REQUESTED
+                                    ? Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()))
+                                    : settle(transaction, refund, payment,
+                                    refund.amount() != null ? refund.amount() : existing.map(Refunds.Existing::amount).orElse(null)));
                 });
     }
 
-    private Uni<Transition> settle(SqlClient transaction, StoredRefund refund, StoredPayment payment) {
+    private Uni<Transition> settle(SqlClient transaction, StoredRefund refund, StoredPayment payment, BigDecimal ownAmount) {
         String outTradeNo = refund.outTradeNo() != null ? refund.outTradeNo() : payment.outTradeNo();
-        Refunds.Refund settled = new Refunds.Refund(refund.merchantId(), refund.channel(), refund.refundNo(),
-                refund.channelRefundId(), outTradeNo, refund.channelTradeNo(), refund.amount(), refund.currency(),
-                refund.succeeded() ? Refunds.SUCCEEDED : Refunds.FAILED, PROVIDER_REASON);
-        return refunds.settle(transaction, settled).flatMap(changed -> {
-            if (!changed) {
-                return Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()));
-            }
-            return refund.succeeded() ? succeeded(transaction, refund, outTradeNo) : failed(transaction, refund, outTradeNo);
-        });
+        return refunds.refundedCurrent(transaction, refund.merchantId(), refund.channel(), refund.channelTradeNo())
+                .flatMap(before -> {
+                    RefundedTotal after = refund.succeeded() ? before.with(ownAmount, refund.refundedTotal()) : before;
+                    if (after.value().compareTo(payment.amount()) > 0) {
+                        return deadLetter(transaction, refund, payment, "over-refund: paid "
+                                + payment.amount().toPlainString() + " " + payment.currency() + ", refunded would be "
+                                + after.value().toPlainString());
+                    }
+                    Refunds.Refund settled = new Refunds.Refund(refund.merchantId(), refund.channel(), refund.refundNo(),
+                            refund.channelRefundId(), outTradeNo, refund.channelTradeNo(), ownAmount,
+                            refund.refundedTotal(), refund.currency(),
+                            refund.succeeded() ? RefundStatus.SUCCEEDED : RefundStatus.FAILED, PROVIDER_REASON);
+                    return refunds.settle(transaction, settled).flatMap(changed -> {
+                        if (!changed) {
+                            return Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()));
+                        }
+                        return refund.succeeded()
+                                ? succeeded(transaction, refund, payment, outTradeNo, before.value(), after.value())
+                                : failed(transaction, refund, outTradeNo);
+                    });
+                });
     }
 
-    private Uni<Transition> succeeded(SqlClient transaction, StoredRefund refund, String outTradeNo) {
-        // Counts only against the order's own payment; a refund of a second payment leaves the order as it is.
-        return orders.addRefund(transaction, refund.merchantId(), outTradeNo, refund.channel(), refund.channelTradeNo(),
-                        refund.amount())
-                .chain(() -> outbox.emit(transaction, event(refund, outTradeNo, EventType.REFUND_SUCCEEDED, null)))
+    private Uni<Transition> succeeded(SqlClient transaction, StoredRefund refund, StoredPayment payment,
+                                      String outTradeNo, BigDecimal before, BigDecimal after) {
+        DownstreamEvent event = new DownstreamEvent(source(refund), EventType.REFUND_SUCCEEDED, refund.merchantId(),
+                outTradeNo, refund.channel(), refund.channelTradeNo(), refund.refundNo(), after.subtract(before),
+                refund.amount(), after, refund.currency(), null);
+        return orders.recordRefunded(transaction, refund.merchantId(), payment.outTradeNo(), refund.channel(),
+                        refund.channelTradeNo(), after)
+                .chain(() -> outbox.emit(transaction, event))
                 .map(ids -> Transition.of(Transition.Result.REFUND_SETTLED, ids));
     }
 
@@ -77,6 +105,12 @@ public class RefundTransition {
                 .chain(() -> outbox.emit(transaction, event(refund, outTradeNo, EventType.ALERT, "refund failed")))
                 .invoke(emitted::addAll)
                 .map(ignored -> Transition.of(Transition.Result.REFUND_SETTLED, emitted));
+    }
+
+    private Uni<Transition> deadLetter(SqlClient transaction, StoredRefund refund, StoredPayment payment, String reason) {
+        String outTradeNo = refund.outTradeNo() != null ? refund.outTradeNo() : payment.outTradeNo();
+        return outbox.emit(transaction, event(refund, outTradeNo, EventType.ALERT, reason))
+                .map(ids -> new Transition(Transition.Result.DEAD_LETTER, reason, ids));
     }
 
     /** The alert for a refund callback that could not be settled in all its tries. */
@@ -90,6 +124,7 @@ public class RefundTransition {
 
     private static DownstreamEvent event(StoredRefund refund, String outTradeNo, String type, String reason) {
         return new DownstreamEvent(source(refund), type, refund.merchantId(), outTradeNo, refund.channel(),
-                refund.channelTradeNo(), refund.refundNo(), refund.amount(), refund.currency(), reason);
+                refund.channelTradeNo(), refund.refundNo(), refund.amount(), refund.amount(), null, refund.currency(),
+                reason);
     }
 }

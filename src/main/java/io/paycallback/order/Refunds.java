@@ -2,35 +2,72 @@ package io.paycallback.order;
 
 import io.paycallback.ledger.MySqlErrors;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.math.BigDecimal;
+import java.util.Optional;
 
 /** The refunds table: refunds we asked for, and refunds we only learned of from the provider. */
 @ApplicationScoped
 public class Refunds {
 
-    public static final String REQUESTED = "REQUESTED";
-    public static final String SUCCEEDED = "SUCCEEDED";
-    public static final String FAILED = "FAILED";
-
     static final String INSERT = """
             INSERT INTO refunds (merchant_id, channel, refund_no, channel_refund_id, out_trade_no, channel_trade_no,
-                                 amount, currency, status, reason, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NOW(3), NOW(3))""";
+                                 amount, refunded_total, currency, status, reason, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NOW(3), NOW(3))""";
     static final String SETTLE = """
-            UPDATE refunds SET status = ?, channel_refund_id = COALESCE(?, channel_refund_id), updated_at = NOW(3)
+            UPDATE refunds SET status = ?, channel_refund_id = COALESCE(?, channel_refund_id),
+                amount = COALESCE(?, amount), refunded_total = ?, updated_at = NOW(3)
             WHERE merchant_id = ? AND channel = ? AND refund_no = ? AND status = 'REQUESTED'""";
+    static final String FIND_CURRENT = """
+            SELECT status, amount FROM refunds WHERE merchant_id = ? AND channel = ? AND refund_no = ? FOR UPDATE""";
+    // A locking read: it must see refunds committed after this transaction's snapshot was taken.
+    static final String REFUNDED_CURRENT = """
+            SELECT COALESCE(MAX(refunded_total), 0) AS reported, COALESCE(SUM(amount), 0) AS listed
+            FROM refunds
+            WHERE merchant_id = ? AND channel = ? AND channel_trade_no = ? AND status = 'SUCCEEDED'
+            FOR UPDATE""";
 
+    /**
+     * @param amount        the refund's own amount: what we asked for, or what the provider's notice stated; null when
+     *                      the notice only reported a running total
+     * @param refundedTotal the payment's running total refunded that the settling notice reported, or null
+     */
     public record Refund(String merchantId, String channel, String refundNo, String channelRefundId, String outTradeNo,
-                         String channelTradeNo, BigDecimal amount, String currency, String status, String reason) {
+                         String channelTradeNo, BigDecimal amount, BigDecimal refundedTotal, String currency,
+                         RefundStatus status, String reason) {
+    }
+
+    /** What the table already holds under a refund's key. */
+    public record Existing(RefundStatus status, BigDecimal amount) {
     }
 
     /** @return false when this refund was requested before (a replay): nothing new to do */
     public Uni<Boolean> request(SqlClient client, Refund refund) {
         return insert(client, refund).replaceWith(true).onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(false);
+    }
+
+    /** A locking read of the refund with this key, if the table has it. */
+    public Uni<Optional<Existing>> findCurrent(SqlClient client, String merchantId, String channel, String refundNo) {
+        return client.preparedQuery(FIND_CURRENT).execute(Tuple.of(merchantId, channel, refundNo)).map(rows -> {
+            var iterator = rows.iterator();
+            if (!iterator.hasNext()) {
+                return Optional.empty();
+            }
+            Row row = iterator.next();
+            return Optional.of(new Existing(RefundStatus.valueOf(row.getString("status")), row.getBigDecimal("amount")));
+        });
+    }
+
+    /** The payment's refunded total as its settled refunds tell it, read under lock. */
+    public Uni<RefundedTotal> refundedCurrent(SqlClient client, String merchantId, String channel, String channelTradeNo) {
+        return client.preparedQuery(REFUNDED_CURRENT).execute(Tuple.of(merchantId, channel, channelTradeNo)).map(rows -> {
+            Row row = rows.iterator().next();
+            return new RefundedTotal(row.getBigDecimal("reported"), row.getBigDecimal("listed"));
+        });
     }
 
     /**
@@ -40,7 +77,8 @@ public class Refunds {
      */
     public Uni<Boolean> settle(SqlClient client, Refund refund) {
         return client.preparedQuery(SETTLE)
-                .execute(Tuple.tuple().addString(refund.status()).addString(refund.channelRefundId())
+                .execute(Tuple.tuple().addString(refund.status().name()).addString(refund.channelRefundId())
+                        .addBigDecimal(refund.amount()).addBigDecimal(refund.refundedTotal())
                         .addString(refund.merchantId()).addString(refund.channel()).addString(refund.refundNo()))
                 .flatMap(updated -> updated.rowCount() == 1
                         ? Uni.createFrom().item(true)
@@ -53,7 +91,7 @@ public class Refunds {
         return client.preparedQuery(INSERT).execute(Tuple.tuple()
                 .addString(refund.merchantId()).addString(refund.channel()).addString(refund.refundNo())
                 .addString(refund.channelRefundId()).addString(refund.outTradeNo()).addString(refund.channelTradeNo())
-                .addBigDecimal(refund.amount()).addString(refund.currency()).addString(refund.status())
-                .addString(refund.reason()));
+                .addBigDecimal(refund.amount()).addBigDecimal(refund.refundedTotal()).addString(refund.currency())
+                .addString(refund.status().name()).addString(refund.reason()));
     }
 }

@@ -15,6 +15,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -129,7 +130,9 @@ public class Outbox {
         body.put("channel", event.channel());
         body.put("channelTradeNo", event.channelTradeNo());
         body.put("refundNo", event.refundNo());
-        body.put("amount", event.amount() == null ? null : event.amount().toPlainString());
+        body.put("amount", plain(event.amount()));
+        body.put("refundAmount", plain(event.refundAmount()));
+        body.put("refundedTotal", plain(event.refundedTotal()));
         body.put("currency", event.currency());
         body.put("reason", event.reason());
         body.put("occurredAt", clock.instant().toString());
@@ -138,5 +141,9 @@ public class Outbox {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("event " + event.id() + " cannot be written as JSON", e);
         }
+    }
+
+    private static String plain(BigDecimal amount) {
+        return amount == null ? null : amount.toPlainString();
     }
 }

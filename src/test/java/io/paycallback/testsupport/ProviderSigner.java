@@ -42,12 +42,18 @@ public final class ProviderSigner {
 
     public SignedCallback wxRefund(String outTradeNo, String transactionId, String outRefundNo, String refundId,
                                    long refundFen, String refundStatus, Instant now) {
+        return wxRefund(outTradeNo, transactionId, outRefundNo, refundId, refundFen, refundFen, refundStatus, now);
+    }
+
+    /** The refund notice's documented plaintext: amount.total is the payment's, amount.refund this refund's own. */
+    public SignedCallback wxRefund(String outTradeNo, String transactionId, String outRefundNo, String refundId,
+                                   long totalFen, long refundFen, String refundStatus, Instant now) {
         String plaintext = """
                 {"mchid":"%s","out_trade_no":"%s","transaction_id":"%s","out_refund_no":"%s","refund_id":"%s",\
                 "refund_status":"%s","success_time":"2026-12-02T10:34:56+08:00","user_received_account":"招商银行信用卡0403",\
                 "amount":{"total":%d,"refund":%d,"payer_total":%d,"payer_refund":%d}}"""
                 .formatted(keys.wxMchid(), outTradeNo, transactionId, outRefundNo, refundId, refundStatus,
-                        refundFen, refundFen, refundFen, refundFen);
+                        totalFen, refundFen, totalFen, refundFen);
         return wx("REFUND.SUCCESS", "refund", plaintext, now);
     }
 
@@ -86,12 +92,39 @@ public final class ProviderSigner {
     }
 
     public SignedCallback alipayRefund(String outTradeNo, String tradeNo, String outBizNo, BigDecimal refundFee) {
-        Map<String, String> params = alipayBase(outTradeNo, tradeNo, "TRADE_SUCCESS", StandardCharsets.UTF_8);
+        return alipayRefund(outTradeNo, tradeNo, outBizNo, refundFee, refundFee, "TRADE_SUCCESS", StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The trade_status_sync notice Alipay posts to the payment's notify_url once a refund succeeded, with every field
+     * of its documented shape: refund_fee is the trade's running total refunded, trade_status stays TRADE_SUCCESS
+     * after a partial refund and is TRADE_CLOSED after the one that refunds everything.
+     */
+    public SignedCallback alipayRefund(String outTradeNo, String tradeNo, String outBizNo, BigDecimal totalAmount,
+                                       BigDecimal refundFee, String tradeStatus, Charset charset) {
+        Map<String, String> params = alipayBase(outTradeNo, tradeNo, tradeStatus, charset);
         params.put("out_biz_no", outBizNo);
+        params.put("buyer_id", "2088102177846880");
+        params.put("seller_id", "2088101117955611");
+        params.put("seller_email", "zhuzhanghu@alitest.com");
+        params.put("total_amount", totalAmount.toPlainString());
+        params.put("receipt_amount", totalAmount.toPlainString());
+        params.put("invoice_amount", totalAmount.toPlainString());
+        params.put("buyer_pay_amount", totalAmount.toPlainString());
+        params.put("point_amount", "0.00");
         params.put("refund_fee", refundFee.toPlainString());
+        params.put("body", "当面付退款测试");
+        params.put("gmt_create", "2026-12-02 10:30:00");
+        params.put("gmt_payment", "2026-12-02 10:30:05");
         params.put("gmt_refund", "2026-12-02 10:40:00.123");
-        params.put("total_amount", refundFee.toPlainString());
-        return alipaySigned(params, StandardCharsets.UTF_8);
+        if ("TRADE_CLOSED".equals(tradeStatus)) {
+            params.put("gmt_close", "2026-12-02 10:40:00");
+        }
+        params.put("fund_bill_list", "[{&quot;amount&quot;:&quot;" + totalAmount.toPlainString()
+                + "&quot;,&quot;fundChannel&quot;:&quot;ALIPAYACCOUNT&quot;}]");
+        params.put("passback_params", "merchantBizType%3d3C%26merchantBizNo%3d2016010101111");
+        params.put("voucher_detail_list", "");
+        return alipaySigned(params, charset);
     }
 
     public Map<String, String> alipayBase(String outTradeNo, String tradeNo, String tradeStatus, Charset charset) {
@@ -140,14 +173,28 @@ public final class ProviderSigner {
         return stripeSigned(body, now);
     }
 
+    /** A {@code refund.updated} event with the refund object as Stripe's API reference documents it. */
     public SignedCallback stripeRefund(String outTradeNo, String paymentIntentId, String refundId, long amountMinor,
                                        String currency, String status, Instant now) {
         String body = """
-                {"id":"evt_%s","object":"event","api_version":"2024-06-20","created":%d,"type":"refund.updated",\
-                "data":{"object":{"id":"%s","object":"refund","amount":%d,"currency":"%s","payment_intent":"%s",\
-                "status":"%s","metadata":{"out_trade_no":"%s"}}}}"""
+                {"id":"evt_%s","object":"event","api_version":"2024-06-20","created":%d,"type":"refund.updated",                "data":{"object":{"id":"%s","object":"refund","amount":%d,"balance_transaction":"txn_1Mr9Ke2eZvKYlo2C",                "charge":"ch_%s","created":%d,"currency":"%s","destination_details":{"card":{"reference_status":"pending",                "reference_type":"acquirer_reference_number","type":"refund"},"type":"card"},                "metadata":{"out_trade_no":"%s"},"payment_intent":"%s","reason":"requested_by_customer",                "receipt_number":null,"source_transfer_reversal":null,"status":"%s","transfer_reversal":null},                "previous_attributes":{"status":"pending"}},"livemode":false,"pending_webhooks":1,                "request":{"id":null,"idempotency_key":null}}"""
                 .formatted(UUID.randomUUID().toString().replace("-", ""), now.getEpochSecond(), refundId, amountMinor,
-                        currency, paymentIntentId, status, outTradeNo);
+                        paymentIntentId, now.getEpochSecond(), currency, outTradeNo, paymentIntentId, status);
+        return stripeSigned(body, now);
+    }
+
+    /**
+     * A {@code charge.refunded} event as API versions from 2022-11-15 send it: the charge no longer embeds its refunds,
+     * {@code amount_refunded} is the running total and {@code previous_attributes} the total before.
+     */
+    public SignedCallback stripeChargeRefunded(String outTradeNo, String paymentIntentId, long amountMinor,
+                                               long refundedMinor, long previouslyRefundedMinor, String currency,
+                                               Instant now) {
+        String body = """
+                {"id":"evt_%s","object":"event","api_version":"2024-06-20","created":%d,"type":"charge.refunded",                "data":{"object":{"id":"ch_%s","object":"charge","amount":%d,"amount_captured":%d,"amount_refunded":%d,                "application":null,"application_fee":null,"application_fee_amount":null,                "balance_transaction":"txn_3MmlLrLkdIwHu7ix0uke3Ezy","billing_details":{"address":{"city":null,                "country":null,"line1":null,"line2":null,"postal_code":null,"state":null},"email":null,"name":null,                "phone":null},"calculated_statement_descriptor":"Stripe","captured":true,"created":%d,"currency":"%s",                "customer":null,"description":null,"disputed":false,"failure_code":null,"failure_message":null,                "fraud_details":{},"livemode":false,"metadata":{"out_trade_no":"%s"},"on_behalf_of":null,                "outcome":{"network_status":"approved_by_network","reason":null,"risk_level":"normal","risk_score":32,                "seller_message":"Payment complete.","type":"authorized"},"paid":true,"payment_intent":"%s",                "payment_method":"pm_1MmlLrLkdIwHu7ixIJwEWSNR","receipt_email":null,"receipt_number":null,                "receipt_url":"https://pay.stripe.com/receipts/payment/CAcaFwoV","refunded":%b,"review":null,                "shipping":null,"source_transfer":null,"statement_descriptor":null,"statement_descriptor_suffix":null,                "status":"succeeded","transfer_data":null,"transfer_group":null},                "previous_attributes":{"amount_refunded":%d,"refunded":false}},"livemode":false,"pending_webhooks":1,                "request":{"id":"req_nVT1VNyPd1dhRp","idempotency_key":"%s"}}"""
+                .formatted(UUID.randomUUID().toString().replace("-", ""), now.getEpochSecond(), paymentIntentId,
+                        amountMinor, amountMinor, refundedMinor, now.getEpochSecond(), currency, outTradeNo,
+                        paymentIntentId, refundedMinor == amountMinor, previouslyRefundedMinor, UUID.randomUUID());
         return stripeSigned(body, now);
     }
 

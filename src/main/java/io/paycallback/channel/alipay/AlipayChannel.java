@@ -1,7 +1,6 @@
 package io.paycallback.channel.alipay;
 
 import io.paycallback.channel.Answer;
-import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Channel;
 import io.paycallback.channel.ChannelId;
@@ -113,14 +112,12 @@ public final class AlipayChannel implements Channel {
                 .collect(Collectors.joining("&"));
     }
 
+    /**
+     * Alipay posts refund results to the payment's notify_url ({@code alipay.trade.refund} takes none of its own), so
+     * what a notice is decides where it goes, not the endpoint it arrived on.
+     */
     private static Notice notice(CallbackRequest request, Map<String, String> params) throws Rejection {
         boolean refund = present(params, "out_biz_no") && present(params, "refund_fee");
-        if (refund && request.kind() == CallbackKind.PAYMENT) {
-            return new Notice.Ignored("refund notice on payment endpoint");
-        }
-        if (!refund && request.kind() == CallbackKind.REFUND) {
-            return new Notice.Ignored("payment notice on refund endpoint");
-        }
         return refund ? refund(request.merchantId(), params) : payment(request.merchantId(), params);
     }
 
@@ -137,7 +134,11 @@ public final class AlipayChannel implements Channel {
                 CURRENCY);
     }
 
-    /** Alipay reports a (partial) refund as a trade notice carrying out_biz_no and refund_fee; it is only sent once done. */
+    /**
+     * Alipay reports a refund, once it succeeded, as a trade notice carrying out_biz_no (the refund's out_request_no)
+     * and refund_fee, which is the trade's total refunded so far, not this refund's amount: trade_status stays
+     * TRADE_SUCCESS after a partial refund and becomes TRADE_CLOSED after the one that refunds everything.
+     */
     private static Notice refund(String merchantId, Map<String, String> params) throws Rejection {
         return new Notice.Refund(merchantId, ChannelId.ALIPAY,
                 required(params, "out_biz_no"),
@@ -145,6 +146,7 @@ public final class AlipayChannel implements Channel {
                 required(params, "trade_no"),
                 required(params, "out_trade_no"),
                 Notice.RefundResult.SUCCEEDED,
+                null,
                 yuan(required(params, "refund_fee"), "refund_fee"),
                 CURRENCY);
     }

@@ -2,7 +2,6 @@ package io.paycallback.channel.stripe;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.paycallback.channel.Answer;
-import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Channel;
 import io.paycallback.channel.ChannelId;
@@ -15,6 +14,7 @@ import io.paycallback.channel.Verdict;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -117,12 +117,7 @@ public final class StripeChannel implements Channel {
         if (!payment && !refund) {
             return new Notice.Ignored("event type not used");
         }
-        if (refund && request.kind() == CallbackKind.PAYMENT) {
-            return new Notice.Ignored("refund notice on payment endpoint");
-        }
-        if (payment && request.kind() == CallbackKind.REFUND) {
-            return new Notice.Ignored("payment notice on refund endpoint");
-        }
+        // One webhook endpoint usually receives every subscribed event: the event's type decides its ledger.
         if (payment) {
             return payment(request.merchantId(), object);
         }
@@ -148,24 +143,34 @@ public final class StripeChannel implements Channel {
     }
 
     /**
-     * A charge's refunds list is only included on older API versions; without it the charge's cumulative
-     * {@code amount_refunded} is all there is, keyed by the charge id.
+     * A charge's {@code amount_refunded} is its running total refunded, never one refund's amount. Only API versions
+     * before 2022-11-15 embed the refunds list; with it the latest refund is the notice's identity, without it the
+     * notice names no refund and is keyed by the charge and its total, so each distinct total is read once and a
+     * later {@code refund.*} event for the same refund adds nothing beyond it.
      */
     private static Notice chargeRefunded(String merchantId, JsonNode charge) throws Rejection {
         String outTradeNo = metadata(charge, "out_trade_no");
-        JsonNode latest = latestRefund(charge);
-        if (latest != null) {
-            return refund(merchantId, latest, outTradeNo);
-        }
         String currency = Money.currencyCode(JsonFields.text(charge, "currency"));
+        long refundedMinor = JsonFields.minorUnits(charge, "amount_refunded");
+        BigDecimal refundedTotal = Money.fromMinorUnits(refundedMinor, currency);
+        JsonNode latest = latestRefund(charge);
+        if (latest != null && refund(merchantId, latest, outTradeNo) instanceof Notice.Refund listed) {
+            if (!listed.currency().equals(currency)) {
+                throw Rejection.malformed("refund currency differs from its charge's");
+            }
+            return new Notice.Refund(merchantId, ChannelId.STRIPE, listed.refundNo(), listed.channelRefundId(),
+                    listed.channelTradeNo(), listed.outTradeNo(), listed.result(), listed.amount(),
+                    listed.result() == Notice.RefundResult.SUCCEEDED ? refundedTotal : null, currency);
+        }
         String chargeId = JsonFields.text(charge, "id");
         return new Notice.Refund(merchantId, ChannelId.STRIPE,
-                chargeId,
+                chargeId + ":refunded:" + refundedMinor,
                 null,
                 JsonFields.text(charge, "payment_intent"),
                 outTradeNo,
                 Notice.RefundResult.SUCCEEDED,
-                Money.fromMinorUnits(JsonFields.minorUnits(charge, "amount_refunded"), currency),
+                null,
+                refundedTotal,
                 currency);
     }
 
@@ -202,6 +207,7 @@ public final class StripeChannel implements Channel {
                 outTradeNo == null ? chargeOutTradeNo : outTradeNo,
                 result,
                 Money.fromMinorUnits(JsonFields.minorUnits(refund, "amount"), currency),
+                null,
                 currency);
     }
 

@@ -2,7 +2,6 @@ package io.paycallback.channel.wxpay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.paycallback.channel.Answer;
-import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Channel;
 import io.paycallback.channel.ChannelId;
@@ -178,12 +177,7 @@ public final class WxPayChannel implements Channel {
         if (!refund && !plaintext.has("trade_state")) {
             throw Rejection.malformed("neither trade_state nor refund_status");
         }
-        if (refund && request.kind() == CallbackKind.PAYMENT) {
-            return new Notice.Ignored("refund notice on payment endpoint");
-        }
-        if (!refund && request.kind() == CallbackKind.REFUND) {
-            return new Notice.Ignored("payment notice on refund endpoint");
-        }
+        // What the notice is decides its ledger, not the notify_url it was sent to: a refund request may name the payment's.
         return refund ? refund(request.merchantId(), plaintext) : payment(request.merchantId(), plaintext);
     }
 
@@ -221,6 +215,7 @@ public final class WxPayChannel implements Channel {
                 JsonFields.text(plaintext, "out_trade_no"),
                 result,
                 Money.fromMinorUnits(JsonFields.minorUnits(amount, "refund"), currency),
+                null,
                 currency);
     }
 

@@ -157,18 +157,27 @@ class AlipayChannelTest {
     }
 
     @Test
-    void parsesRefund() {
+    void refundFeeIsTheRunningTotalNotTheRefundsAmount() {
         Notice.Refund refund = accepted(read(CallbackKind.REFUND, refund("0.01")), Notice.Refund.class);
         assertEquals(new Notice.Refund("default", ChannelId.ALIPAY, "REFUND-1", null, "2026010122001400000000000001",
-                "ORDER-1", Notice.RefundResult.SUCCEEDED, new BigDecimal("0.01"), "CNY"), refund);
+                "ORDER-1", Notice.RefundResult.SUCCEEDED, null, new BigDecimal("0.01"), "CNY"), refund);
     }
 
     @Test
-    void noticeOnTheOtherEndpointIsIgnored() {
-        assertEquals(new Notice.Ignored("refund notice on payment endpoint"),
-                accepted(read(CallbackKind.PAYMENT, refund("88.00")), Notice.Ignored.class));
-        assertEquals(new Notice.Ignored("payment notice on refund endpoint"),
-                accepted(read(CallbackKind.REFUND, payment("TRADE_SUCCESS", "88.00", "utf-8")), Notice.Ignored.class));
+    void whatANoticeIsDecidesItsLedgerWhereverItArrives() {
+        assertEquals(new BigDecimal("88.00"),
+                accepted(read(CallbackKind.PAYMENT, refund("88.00")), Notice.Refund.class).refundedTotal());
+        assertEquals(new BigDecimal("88.00"),
+                accepted(read(CallbackKind.REFUND, payment("TRADE_SUCCESS", "88.00", "utf-8")), Notice.Payment.class).amount());
+    }
+
+    @Test
+    void aFullRefundArrivesAsTradeClosedAndIsStillARefund() {
+        Map<String, String> params = refund("88.00");
+        params.put("trade_status", "TRADE_CLOSED");
+        params.put("gmt_close", "2026-12-02 10:40:00");
+        assertEquals(new BigDecimal("88.00"),
+                accepted(read(CallbackKind.PAYMENT, params), Notice.Refund.class).refundedTotal());
     }
 
     @Test

@@ -162,7 +162,7 @@ class StripeChannelTest {
         String body = event("refund.updated", refundObject("succeeded", 500, "{\"out_refund_no\":\"REFUND-1\",\"out_trade_no\":\"ORDER-1\"}"));
         Notice.Refund refund = accepted(refund(body), Notice.Refund.class);
         assertEquals(new Notice.Refund("default", ChannelId.STRIPE, "REFUND-1", "re_1", "pi_3Abc", "ORDER-1",
-                Notice.RefundResult.SUCCEEDED, new BigDecimal("5.00"), "USD"), refund);
+                Notice.RefundResult.SUCCEEDED, new BigDecimal("5.00"), null, "USD"), refund);
     }
 
     @Test
@@ -187,7 +187,7 @@ class StripeChannelTest {
     }
 
     @Test
-    void chargeRefundedUsesTheLatestRefund() {
+    void chargeRefundedUsesTheLatestRefundAndTheChargesTotal() {
         String charge = """
                 {"id":"ch_1","object":"charge","amount":3000,"amount_refunded":3000,"currency":"usd","payment_intent":"pi_3Abc",\
                 "metadata":{"out_trade_no":"ORDER-1"},"refunds":{"object":"list","data":[%s,%s]}}"""
@@ -195,25 +195,31 @@ class StripeChannelTest {
                         refundObject("succeeded", 2000, "{\"out_refund_no\":\"REFUND-2\"}").replace("re_1", "re_2").replace("1767225700", "1767225800"));
         Notice.Refund refund = accepted(refund(event("charge.refunded", charge)), Notice.Refund.class);
         assertEquals(new Notice.Refund("default", ChannelId.STRIPE, "REFUND-2", "re_2", "pi_3Abc", "ORDER-1",
-                Notice.RefundResult.SUCCEEDED, new BigDecimal("20.00"), "USD"), refund);
+                Notice.RefundResult.SUCCEEDED, new BigDecimal("20.00"), new BigDecimal("30.00"), "USD"), refund);
     }
 
     @Test
-    void chargeRefundedWithoutRefundListUsesAmountRefunded() {
+    void chargeRefundedWithoutRefundListIsTheChargesRunningTotalKeyedByIt() {
         String charge = """
                 {"id":"ch_1","object":"charge","amount":500,"amount_refunded":500,"currency":"jpy","payment_intent":"pi_3Abc",\
                 "metadata":{"out_trade_no":"ORDER-1"},"refunded":true}""";
         Notice.Refund refund = accepted(refund(event("charge.refunded", charge)), Notice.Refund.class);
-        assertEquals(new Notice.Refund("default", ChannelId.STRIPE, "ch_1", null, "pi_3Abc", "ORDER-1",
-                Notice.RefundResult.SUCCEEDED, new BigDecimal("500"), "JPY"), refund);
+        assertEquals(new Notice.Refund("default", ChannelId.STRIPE, "ch_1:refunded:500", null, "pi_3Abc", "ORDER-1",
+                Notice.RefundResult.SUCCEEDED, null, new BigDecimal("500"), "JPY"), refund);
     }
 
     @Test
-    void noticeOnTheOtherEndpointIsIgnored() {
-        assertEquals(new Notice.Ignored("refund notice on payment endpoint"),
-                accepted(payment(event("refund.updated", refundObject("succeeded", 500, "{}"))), Notice.Ignored.class));
-        assertEquals(new Notice.Ignored("payment notice on refund endpoint"),
-                accepted(refund(paymentIntentSucceeded(1999, "usd")), Notice.Ignored.class));
+    void aListedRefundInAnotherCurrencyThanItsChargeIsMalformed() {
+        String charge = """
+                {"id":"ch_1","object":"charge","amount":3000,"amount_refunded":1000,"currency":"eur","payment_intent":"pi_3Abc",                "metadata":{"out_trade_no":"ORDER-1"},"refunds":{"object":"list","data":[%s]}}"""
+                .formatted(refundObject("succeeded", 1000, "{}"));
+        assertInstanceOf(Verdict.Malformed.class, refund(event("charge.refunded", charge)));
+    }
+
+    @Test
+    void theEventTypeDecidesTheLedgerWhicheverEndpointItArrivesOn() {
+        accepted(payment(event("refund.updated", refundObject("succeeded", 500, "{}"))), Notice.Refund.class);
+        accepted(refund(paymentIntentSucceeded(1999, "usd")), Notice.Payment.class);
     }
 
     @Test
