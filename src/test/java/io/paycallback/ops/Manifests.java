@@ -1,11 +1,13 @@
 package io.paycallback.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.paycallback.config.PayCallbackConfig;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
+import org.xml.sax.SAXException;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -23,19 +25,132 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
 
-/** Reading the repository's deployment files and the application's production configuration for {@link ManifestsTest}. */
+/**
+ * Reading the deployment files as kustomize renders them, and the application's production configuration, for
+ * {@link ManifestsTest}.
+ */
 final class Manifests {
 
     /** Surefire runs in the module directory. */
     static final Path ROOT = Path.of(System.getProperty("user.dir"));
 
+    static final Path OVERLAYS = ROOT.resolve("k8s/overlays");
+    /** Where the renderings are left for a person to read; .ci/manifests writes the same files. */
+    static final Path RENDERED = ROOT.resolve("target/k8s");
+
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Map<String, Rendering> RENDERINGS = new ConcurrentHashMap<>();
 
     private Manifests() {
     }
+
+    /** The objects of one overlay as {@code kubectl kustomize} renders them, i.e. what {@code kubectl apply -k} sends. */
+    record Rendering(String overlay, List<JsonNode> objects) {
+
+        List<JsonNode> all(String kind) {
+            return objects.stream().filter(object -> object.path("kind").asText().equals(kind)).toList();
+        }
+
+        JsonNode one(String kind) {
+            List<JsonNode> found = all(kind);
+            if (found.size() != 1) {
+                throw new AssertionError(overlay + " renders " + found.size() + " objects of kind " + kind + ", expected one");
+            }
+            return found.get(0);
+        }
+
+        <T> T one(String kind, Class<T> type) {
+            return YAML.convertValue(one(kind), type);
+        }
+    }
+
+    /** The overlays under k8s/overlays. */
+    static List<String> overlays() {
+        try (Stream<Path> list = Files.list(OVERLAYS)) {
+            return list.filter(Files::isDirectory).map(path -> path.getFileName().toString())
+                    .collect(Collectors.toCollection(TreeSet::new)).stream().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Renders k8s/overlays/{overlay} with {@code kubectl kustomize} (once per test JVM) into target/k8s/{overlay}.yaml
+     * and reads it back.
+     */
+    static Rendering rendering(String overlay) {
+        return RENDERINGS.computeIfAbsent(overlay, Manifests::render);
+    }
+
+    private static Rendering render(String overlay) {
+        Path output = RENDERED.resolve(overlay + ".yaml");
+        Path errors = RENDERED.resolve(overlay + ".stderr");
+        Process kubectl;
+        try {
+            Files.createDirectories(RENDERED);
+            kubectl = new ProcessBuilder("kubectl", "kustomize", OVERLAYS.resolve(overlay).toString())
+                    .redirectOutput(output.toFile()).redirectError(errors.toFile()).start();
+        } catch (IOException e) {
+            throw new AssertionError("ManifestsTest renders k8s/overlays/* with `kubectl kustomize`, and kubectl could not be "
+                    + "started (" + e.getMessage() + "). Install kubectl (it bundles kustomize) and put it on the PATH.", e);
+        }
+        try {
+            if (!kubectl.waitFor(2, TimeUnit.MINUTES)) {
+                kubectl.destroyForcibly();
+                throw new AssertionError("kubectl kustomize k8s/overlays/" + overlay + " did not finish in 2 minutes");
+            }
+            if (kubectl.exitValue() != 0) {
+                throw new AssertionError("kubectl kustomize k8s/overlays/" + overlay + " failed:\n" + Files.readString(errors));
+            }
+            try (MappingIterator<JsonNode> documents = YAML.readerFor(JsonNode.class).readValues(output.toFile())) {
+                return new Rendering(overlay, documents.readAll().stream().filter(node -> !node.isNull()).toList());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(output.toString(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while rendering " + overlay, e);
+        }
+    }
+
+    /** The project's version, from pom.xml. */
+    static String projectVersion() {
+        try {
+            var pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(ROOT.resolve("pom.xml").toFile());
+            var children = pom.getDocumentElement().getChildNodes();
+            for (int i = 0; i < children.getLength(); i++) {
+                if (children.item(i).getNodeName().equals("version")) {
+                    return children.item(i).getTextContent().strip();
+                }
+            }
+            throw new AssertionError("pom.xml has no project version");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (ParserConfigurationException | SAXException e) {
+            throw new IllegalStateException("pom.xml", e);
+        }
+    }
+
+    /** The anchors GitHub and GitLab give README.md's headings: lower case, punctuation dropped, spaces as hyphens. */
+    static List<String> readmeAnchors() {
+        List<String> anchors = new ArrayList<>();
+        Matcher heading = Pattern.compile("(?m)^#{1,6} +(.+?) *$").matcher(text("README.md"));
+        while (heading.find()) {
+            anchors.add(heading.group(1).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'));
+        }
+        return anchors;
+    }
+
 
     static <T> T read(String path, Class<T> type) {
         try {
@@ -47,6 +162,15 @@ final class Manifests {
 
     static JsonNode tree(String path) {
         return read(path, JsonNode.class);
+    }
+
+    /** A YAML (or JSON) document from a string. */
+    static JsonNode parse(String document) {
+        try {
+            return YAML.readTree(document);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static String text(String path) {
