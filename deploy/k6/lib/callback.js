@@ -1,25 +1,32 @@
 // One payment callback per trade, built for the channel chosen by CHANNEL (stripe | wxpay).
 import http from 'k6/http';
-import { check } from 'k6';
+import { BASE_URL, CHANNEL, MERCHANT, required } from './config.js';
+import { registerOrder } from './admin.js';
 import {
-  importApiV3Key, importWxpayKey, randomString, stripeSignature, wxpayHeaders, wxpayResource,
+  importApiV3Key, importWxpayKey, randomString, stripeSignature, webCrypto, wxpayHeaders, wxpayResource,
 } from './sign.js';
 
-export const BASE_URL = (__ENV.BASE_URL || 'http://localhost:8080').replace(/\/$/, '');
-export const CHANNEL = __ENV.CHANNEL || 'stripe';
-const MERCHANT = __ENV.MERCHANT_ID || 'default';
+/** @typedef {{ body: string, headers: Record<string, string> }} Callback */
+/**
+ * What a provider keeps across its retries of one notification (the body, so its time and the resource nonce), and
+ * what it changes on each delivery (the signature's time and the header nonce).
+ * @typedef {{ bodyTime: number, resourceNonce: string, signedAt: number, headerNonce: string }} SigningInputs
+ */
 
-function required(name) {
-  const value = __ENV[name];
-  if (!value) {
-    throw new Error(`set ${name}`);
+/** @param {string} channel */
+function currencyOf(channel) {
+  if (channel === 'stripe') {
+    return 'USD';
   }
-  return value;
+  if (channel === 'wxpay') {
+    return 'CNY';
+  }
+  throw new Error(`CHANNEL must be stripe or wxpay, not ${channel}`);
 }
 
-const CURRENCY = { stripe: 'USD', wxpay: 'CNY' }[CHANNEL];
-if (!CURRENCY) {
-  throw new Error(`CHANNEL must be stripe or wxpay, not ${CHANNEL}`);
+const CURRENCY = currencyOf(CHANNEL);
+if (CHANNEL === 'wxpay') {
+  webCrypto();
 }
 // One minor unit of the order's currency; the registered order carries the same amount.
 const AMOUNT = '0.01';
@@ -29,22 +36,20 @@ export function callbackUrl() {
   return `${BASE_URL}/pay/callback/${CHANNEL}${merchant}`;
 }
 
-// With ADMIN_TOKEN the order is registered first, so the callback runs the whole transition
-// (PENDING -> PAID) instead of retrying against an unknown order.
-export function registerOrder(outTradeNo) {
-  const token = __ENV.ADMIN_TOKEN;
-  if (!token) {
-    return;
-  }
-  const res = http.post(`${BASE_URL}/internal/orders`,
-    JSON.stringify({ merchantId: MERCHANT, outTradeNo, amount: AMOUNT, currency: CURRENCY }),
-    { headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, tags: { name: 'register' } });
-  check(res, { 'order registered': (r) => r.status === 201 || r.status === 409 });
+/** @param {string} outTradeNo */
+export function registerOrderFor(outTradeNo) {
+  registerOrder(outTradeNo, AMOUNT, CURRENCY);
 }
 
+/** @type {{ rsa: CryptoKey, aes: CryptoKey } | undefined} */
 let wxpayKeys;
 
-async function wxpayCallback(outTradeNo, timestamp, headerNonce, resourceNonce) {
+/**
+ * @param {string} outTradeNo
+ * @param {SigningInputs} inputs
+ * @returns {Promise<Callback>}
+ */
+async function wxpayCallback(outTradeNo, inputs) {
   if (!wxpayKeys) {
     wxpayKeys = {
       rsa: await importWxpayKey(required('WXPAY_PRIVATE_KEY')),
@@ -60,28 +65,33 @@ async function wxpayCallback(outTradeNo, timestamp, headerNonce, resourceNonce) 
     trade_state: 'SUCCESS',
     trade_state_desc: '支付成功',
     bank_type: 'OTHERS',
-    success_time: new Date(timestamp * 1000).toISOString().replace(/\.\d+Z$/, '+00:00'),
+    success_time: new Date(inputs.bodyTime * 1000).toISOString().replace(/\.\d+Z$/, '+00:00'),
     payer: { openid: 'k6-load-test' },
     amount: { total: 1, payer_total: 1, currency: 'CNY', payer_currency: 'CNY' },
   });
   const body = JSON.stringify({
     id: `EV-${outTradeNo}`,
-    create_time: new Date(timestamp * 1000).toISOString(),
+    create_time: new Date(inputs.bodyTime * 1000).toISOString(),
     resource_type: 'encrypt-resource',
     event_type: 'TRANSACTION.SUCCESS',
     summary: '支付成功',
-    resource: await wxpayResource(wxpayKeys.aes, plaintext, resourceNonce, 'transaction'),
+    resource: await wxpayResource(wxpayKeys.aes, plaintext, inputs.resourceNonce, 'transaction'),
   });
-  const headers = await wxpayHeaders(wxpayKeys.rsa, required('WXPAY_SERIAL'), timestamp, headerNonce, body);
+  const headers = await wxpayHeaders(wxpayKeys.rsa, required('WXPAY_SERIAL'), inputs.signedAt, inputs.headerNonce, body);
   return { body, headers };
 }
 
-function stripeCallback(outTradeNo, timestamp) {
+/**
+ * @param {string} outTradeNo
+ * @param {SigningInputs} inputs
+ * @returns {Callback}
+ */
+function stripeCallback(outTradeNo, inputs) {
   const body = JSON.stringify({
     id: `evt_${outTradeNo}`,
     object: 'event',
     type: 'payment_intent.succeeded',
-    created: timestamp,
+    created: inputs.bodyTime,
     livemode: false,
     data: {
       object: {
@@ -97,25 +107,31 @@ function stripeCallback(outTradeNo, timestamp) {
   });
   const headers = {
     'Content-Type': 'application/json',
-    'Stripe-Signature': stripeSignature(required('STRIPE_WEBHOOK_SECRET'), timestamp, body),
+    'Stripe-Signature': stripeSignature(required('STRIPE_WEBHOOK_SECRET'), inputs.signedAt, body),
   };
   return { body, headers };
 }
 
-// `fixed` pins the timestamp and nonces so every VU builds byte-identical requests (duplicate storm).
-export async function signedCallback(outTradeNo, fixed) {
-  const timestamp = fixed ? fixed.timestamp : Math.floor(Date.now() / 1000);
+/** Fresh inputs: a first delivery, signed now. */
+export function freshSigningInputs() {
+  const now = Math.floor(Date.now() / 1000);
+  return { bodyTime: now, resourceNonce: randomString(12), signedAt: now, headerNonce: randomString(32) };
+}
+
+/**
+ * The same inputs give byte-identical requests (RSA PKCS#1 v1.5 and AES-GCM with a given IV are deterministic).
+ * @param {string} outTradeNo
+ * @param {SigningInputs} [inputs]
+ * @returns {Promise<Callback>}
+ */
+export async function signedCallback(outTradeNo, inputs = freshSigningInputs()) {
   if (CHANNEL === 'wxpay') {
-    return wxpayCallback(outTradeNo, timestamp,
-      fixed ? fixed.headerNonce : randomString(32), fixed ? fixed.resourceNonce : randomString(12));
+    return wxpayCallback(outTradeNo, inputs);
   }
-  return stripeCallback(outTradeNo, timestamp);
+  return stripeCallback(outTradeNo, inputs);
 }
 
-export function fixedSigningInputs() {
-  return { timestamp: Math.floor(Date.now() / 1000), headerNonce: randomString(32), resourceNonce: randomString(12) };
-}
-
+/** @param {import('k6/http').RefinedResponse<any>} res */
 export function acknowledged(res) {
   if (res.status !== 200) {
     return false;
@@ -126,7 +142,7 @@ export function acknowledged(res) {
   return res.json('received') === true;
 }
 
+/** @param {Callback} callback */
 export function send(callback) {
-  const res = http.post(callbackUrl(), callback.body, { headers: callback.headers, tags: { name: 'callback' } });
-  return res;
+  return http.post(callbackUrl(), callback.body, { headers: callback.headers, tags: { name: 'callback' } });
 }

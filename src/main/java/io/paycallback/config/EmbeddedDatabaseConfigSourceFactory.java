@@ -22,6 +22,8 @@ import java.util.OptionalInt;
 public class EmbeddedDatabaseConfigSourceFactory implements ConfigSourceFactory {
 
     static final int ORDINAL = 275;
+    /** The name a config value supplied here reports as its source. */
+    public static final String SOURCE_NAME = "embedded-mariadb";
     private static final List<String> EMBEDDED_PROFILES = List.of("dev", "test");
     private static final String STARTER = "io.paycallback.config.EmbeddedMariaDb";
 
@@ -30,7 +32,7 @@ public class EmbeddedDatabaseConfigSourceFactory implements ConfigSourceFactory 
         if (context.getProfiles().stream().noneMatch(EMBEDDED_PROFILES::contains) || isConfigured(context)) {
             return List.of();
         }
-        return List.of(new MapBackedConfigSource("embedded-mariadb", startEmbedded(), ORDINAL) {
+        return List.of(new MapBackedConfigSource(SOURCE_NAME, startEmbedded(), ORDINAL) {
         });
     }
 

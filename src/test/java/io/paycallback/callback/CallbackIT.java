@@ -1,9 +1,11 @@
 package io.paycallback.callback;
 
+import io.paycallback.testsupport.EmbeddedDatabaseResource;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
+import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -22,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @QuarkusIntegrationTest
 @TestProfile(CallbackIT.Ports.class)
+@QuarkusTestResource(value = EmbeddedDatabaseResource.class, restrictToAnnotatedClass = true)
 class CallbackIT {
 
     /** The packaged application runs in the prod profile: keep its management port off a running instance's 9000. */
