@@ -12,6 +12,7 @@ import java.time.LocalDateTime;
  * A stored callback as the admin API shows it: every column but the lease token, the raw body's length, and the body
  * itself only when one row is asked for with it. Amounts are decimal strings, as everywhere in the API.
  */
+@Schema(name = "Callback", oneOf = {CallbackRow.Payment.class, CallbackRow.Refund.class})
 public sealed interface CallbackRow permits CallbackRow.Payment, CallbackRow.Refund {
 
     long id();
