@@ -68,6 +68,13 @@ class ApiDocumentTest {
         assertThat(root.path("components").path("securitySchemes").path("bearer").path("scheme").asText()).isEqualTo("bearer");
     }
 
+    /** Swagger UI is built in for dev (and test) mode only, beside the document on the management interface. */
+    @Test
+    void swaggerUiIsServedBesideTheDocument() {
+        given().port(ManagementPort.get()).get("/q/swagger-ui/").then().statusCode(200);
+        given().get("/q/openapi").then().statusCode(404);
+    }
+
     private static JsonNode successResponse(JsonNode responses) {
         Iterator<String> codes = responses.fieldNames();
         while (codes.hasNext()) {
