@@ -103,9 +103,34 @@ public interface PayCallbackConfig {
         Duration shutdownGrace();
     }
 
+    Auth auth();
+
     interface Admin {
-        /** Bearer token of the internal and admin APIs; without it those APIs refuse every call. */
+        /**
+         * Deprecated: one bearer token with both roles (order service and operator), as before the roles existed.
+         * Its audit name is {@code paycallback.admin.token}. Use {@link Auth} instead.
+         */
+        @Deprecated
         Optional<String> token();
+
+        /** Rows requeued per transaction by a bulk requeue: short transactions, short row locks. */
+        @WithDefault("500")
+        int requeueBatchSize();
+    }
+
+    /** Bearer tokens per role, by name; several per role at once, so a token can be rotated without downtime. */
+    interface Auth {
+        /** Tokens of the order service: {@code /internal/orders}. */
+        @WithName("order-service")
+        Role orderService();
+
+        /** Tokens of operators: {@code /admin/**}. */
+        Role operators();
+
+        interface Role {
+            /** Token name (shown in the audit log and access log) to the token, at least 16 characters. */
+            Map<String, String> tokens();
+        }
     }
 
     interface Downstream {

@@ -4,13 +4,12 @@ import io.paycallback.channel.Notice;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /** What operators read and do to stored callbacks: list, inspect, replay from the raw body, requeue. */
@@ -42,19 +41,19 @@ public class CallbackRows {
         this.pool = pool;
     }
 
-    public Uni<List<Map<String, Object>>> list(CallbackLog log, RowStatus status, int limit) {
+    public Uni<List<CallbackRow>> list(CallbackLog log, RowStatus status, int limit) {
         return pool.preparedQuery(LIST.formatted(columns(log), log.table())).execute(Tuple.of(status.code(), limit))
                 .map(rows -> {
-                    List<Map<String, Object>> views = new ArrayList<>();
-                    rows.forEach(row -> views.add(view(row)));
-                    return views;
+                    List<CallbackRow> found = new ArrayList<>();
+                    rows.forEach(row -> found.add(read(log, row)));
+                    return found;
                 });
     }
 
-    public Uni<Optional<Map<String, Object>>> find(CallbackLog log, long id) {
+    public Uni<Optional<CallbackRow>> find(CallbackLog log, long id) {
         return pool.preparedQuery(FIND.formatted(columns(log), log.table())).execute(Tuple.of(id)).map(rows -> {
             var iterator = rows.iterator();
-            return iterator.hasNext() ? Optional.of(view(iterator.next())) : Optional.empty();
+            return iterator.hasNext() ? Optional.of(read(log, iterator.next())) : Optional.empty();
         });
     }
 
@@ -66,21 +65,21 @@ public class CallbackRows {
     }
 
     /**
-     * Puts a done or dead payment back to pending with the fields re-read from its raw body. The unique key must be
-     * the same, so a replay can never become a second callback.
+     * Puts a done or dead payment back to pending with the fields re-read from its raw body, in the caller's
+     * transaction. The unique key must be the same, so a replay can never become a second callback.
      *
      * @return whether the row was reset (false: it is pending already, or the key does not match)
      */
-    public Uni<Boolean> replay(long id, Notice.Payment payment) {
-        return pool.preparedQuery(REPLAY_PAYMENT).execute(Tuple.tuple()
+    public Uni<Boolean> replay(SqlClient client, long id, Notice.Payment payment) {
+        return client.preparedQuery(REPLAY_PAYMENT).execute(Tuple.tuple()
                         .addString(payment.outTradeNo()).addString(payment.tradeState()).addBigDecimal(payment.amount())
                         .addString(payment.currency()).addLong(id).addString(payment.merchantId())
                         .addString(payment.channel().path()).addString(payment.channelTradeNo()))
                 .map(rows -> rows.rowCount() == 1);
     }
 
-    public Uni<Boolean> replay(long id, Notice.Refund refund) {
-        return pool.preparedQuery(REPLAY_REFUND).execute(Tuple.tuple()
+    public Uni<Boolean> replay(SqlClient client, long id, Notice.Refund refund) {
+        return client.preparedQuery(REPLAY_REFUND).execute(Tuple.tuple()
                         .addString(refund.channelRefundId()).addString(refund.channelTradeNo())
                         .addString(refund.outTradeNo()).addString(refund.result().name())
                         .addBigDecimal(refund.amount()).addBigDecimal(refund.refundedTotal())
@@ -93,36 +92,20 @@ public class CallbackRows {
         return log == CallbackLog.PAYMENT ? PAYMENT_COLUMNS : REFUND_COLUMNS;
     }
 
-    private static Map<String, Object> view(Row row) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        for (int column = 0; column < row.size(); column++) {
-            String name = row.getColumnName(column);
-            Object value = row.getValue(column);
-            if (name.equals("status")) {
-                value = RowStatus.of(row.getInteger(column)).label();
-            } else if (name.equals("amount") || name.equals("refunded_total")) {
-                value = value == null ? null : row.getBigDecimal(column).toPlainString();
-            } else if (name.equals("id") || name.equals("body_length")) {
-                value = row.getLong(column);
-            } else if (value != null && !(value instanceof String) && !(value instanceof Number)) {
-                value = value.toString();
-            }
-            view.put(camelCase(name), value);
+    /** The one place a callback row becomes a record; the column lists above say what it reads. */
+    private static CallbackRow read(CallbackLog log, Row row) {
+        if (log == CallbackLog.PAYMENT) {
+            return new CallbackRow.Payment(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
+                    row.getString("channel_trade_no"), row.getString("out_trade_no"), row.getString("trade_state"),
+                    row.getBigDecimal("amount"), row.getString("currency"), RowStatus.of(row.getInteger("status")),
+                    row.getInteger("retry_count"), row.getLocalDateTime("next_retry_at"), row.getString("last_error"),
+                    row.getLong("body_length"), row.getLocalDateTime("created_at"), row.getLocalDateTime("updated_at"), null);
         }
-        return view;
-    }
-
-    static String camelCase(String column) {
-        StringBuilder name = new StringBuilder();
-        boolean upper = false;
-        for (char c : column.toCharArray()) {
-            if (c == '_') {
-                upper = true;
-            } else {
-                name.append(upper ? Character.toUpperCase(c) : c);
-                upper = false;
-            }
-        }
-        return name.toString();
+        return new CallbackRow.Refund(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
+                row.getString("refund_no"), row.getString("channel_refund_id"), row.getString("channel_trade_no"),
+                row.getString("out_trade_no"), row.getString("refund_state"), row.getBigDecimal("amount"),
+                row.getBigDecimal("refunded_total"), row.getString("currency"), RowStatus.of(row.getInteger("status")),
+                row.getInteger("retry_count"), row.getLocalDateTime("next_retry_at"), row.getString("last_error"),
+                row.getLong("body_length"), row.getLocalDateTime("created_at"), row.getLocalDateTime("updated_at"), null);
     }
 }

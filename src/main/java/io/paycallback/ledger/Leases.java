@@ -108,9 +108,9 @@ public class Leases {
         return fenced(client, statements.get(lease.table()).bury, Tuple.of(truncate(error), lease.id(), lease.token()), lease);
     }
 
-    /** An operator's second chance for a dead letter: pending again, with a fresh set of tries. */
-    public Uni<Boolean> requeue(LeasedTable table, long id) {
-        return pool.preparedQuery(statements.get(table).requeue).execute(Tuple.of(id)).map(rows -> rows.rowCount() == 1);
+    /** An operator's second chance for a dead letter: pending again, with a fresh set of tries (caller's transaction). */
+    public Uni<Boolean> requeue(SqlClient client, LeasedTable table, long id) {
+        return client.preparedQuery(statements.get(table).requeue).execute(Tuple.of(id)).map(rows -> rows.rowCount() == 1);
     }
 
     private static Uni<Void> fenced(SqlClient client, String sql, Tuple params, Lease lease) {

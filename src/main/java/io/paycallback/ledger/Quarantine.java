@@ -10,9 +10,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Keeps signed callbacks that we could not parse, for a person to look at. One row per distinct body: the provider
@@ -53,22 +51,15 @@ public class Quarantine {
     }
 
     /** The newest quarantined callbacks, without their bodies. */
-    public Uni<List<Map<String, Object>>> list(int limit) {
+    public Uni<List<QuarantinedCallback>> list(int limit) {
         return pool.preparedQuery(LIST).execute(Tuple.of(limit)).map(rows -> {
-            List<Map<String, Object>> views = new ArrayList<>();
+            List<QuarantinedCallback> found = new ArrayList<>();
             for (Row row : rows) {
-                Map<String, Object> view = new LinkedHashMap<>();
-                view.put("id", row.getLong("id"));
-                view.put("merchantId", row.getString("merchant_id"));
-                view.put("channel", row.getString("channel"));
-                view.put("kind", row.getString("kind"));
-                view.put("reason", row.getString("reason"));
-                view.put("bodySha256", row.getString("body_hash"));
-                view.put("bodyLength", row.getInteger("body_length"));
-                view.put("createdAt", row.getLocalDateTime("created_at").toString());
-                views.add(view);
+                found.add(new QuarantinedCallback(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
+                        row.getString("kind"), row.getString("reason"), row.getString("body_hash"),
+                        row.getInteger("body_length"), row.getLocalDateTime("created_at")));
             }
-            return views;
+            return found;
         });
     }
 }

@@ -1,5 +1,7 @@
 package io.paycallback.ledger;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.Locale;
 import java.util.Optional;
 
@@ -41,6 +43,8 @@ public enum RowStatus {
         return Optional.empty();
     }
 
+    /** How the API writes a status: the lower-case name. */
+    @JsonValue
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -7,18 +7,23 @@ import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
 import io.paycallback.ledger.CallbackLog;
+import io.paycallback.ledger.CallbackRow;
 import io.paycallback.ledger.CallbackRows;
 import io.paycallback.ledger.LeasedTable;
+import io.paycallback.ledger.RowStatus;
 import io.paycallback.retry.Worker;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Replays a stored callback from its raw body through the same parsing, the same unique key and the same state
  * machine as a live one. It cannot cause a second effect: the key must match the row's, and the transition of a
- * settled callback finds the order already moved (a duplicate) and its events already written.
+ * settled callback finds the order already moved (a duplicate) and its events already written. A replay that resets the
+ * row is audited in the same transaction.
  */
 @ApplicationScoped
 public class Replays {
@@ -26,11 +31,15 @@ public class Replays {
     private final CallbackRows rows;
     private final Channels channels;
     private final Worker worker;
+    private final AuditLog audit;
+    private final Pool pool;
 
-    public Replays(CallbackRows rows, Channels channels, Worker worker) {
+    public Replays(CallbackRows rows, Channels channels, Worker worker, AuditLog audit, Pool pool) {
         this.rows = rows;
         this.channels = channels;
         this.worker = worker;
+        this.audit = audit;
+        this.pool = pool;
     }
 
     public sealed interface Outcome {
@@ -49,40 +58,46 @@ public class Replays {
         }
     }
 
-    public Uni<Outcome> replay(CallbackLog log, long id) {
+    public Uni<Outcome> replay(CallbackLog log, long id, String actor) {
         return rows.find(log, id).flatMap(found -> {
             if (found.isEmpty()) {
                 return Uni.createFrom().item(new Outcome.NotFound());
             }
-            Map<String, Object> row = found.get();
-            if ("pending".equals(row.get("status"))) {
+            CallbackRow row = found.get();
+            if (row.status() == RowStatus.PENDING) {
                 return Uni.createFrom().item(new Outcome.Conflict("the callback is pending already"));
             }
             return rows.rawBody(log, id).flatMap(body -> body.isEmpty() || body.get().length == 0
                     ? Uni.createFrom().item(new Outcome.Conflict("the raw body is no longer kept (housekeeping blanked it)"))
-                    : reparse(log, id, (String) row.get("merchantId"), (String) row.get("channel"), body.get()));
+                    : reparse(log, row, body.get(), actor));
         });
     }
 
-    private Uni<Outcome> reparse(CallbackLog log, long id, String merchantId, String channel, byte[] body) {
+    private Uni<Outcome> reparse(CallbackLog log, CallbackRow row, byte[] body, String actor) {
         CallbackKind kind = log == CallbackLog.PAYMENT ? CallbackKind.PAYMENT : CallbackKind.REFUND;
-        Verdict verdict = channels.get(ChannelId.fromPath(channel).orElseThrow())
-                .parseStored(new CallbackRequest(merchantId, kind, Map.of(), body));
+        Verdict verdict = channels.get(ChannelId.fromPath(row.channel()).orElseThrow())
+                .parseStored(new CallbackRequest(row.merchantId(), kind, Map.of(), body));
         if (!(verdict instanceof Verdict.Accepted accepted)) {
             return Uni.createFrom().item(new Outcome.Unparseable(verdict.toString()));
         }
-        Uni<Boolean> reset;
-        if (log == CallbackLog.PAYMENT && accepted.notice() instanceof Notice.Payment payment) {
-            reset = rows.replay(id, payment);
-        } else if (log == CallbackLog.REFUND && accepted.notice() instanceof Notice.Refund refund) {
-            reset = rows.replay(id, refund);
-        } else {
+        long id = row.id();
+        boolean matchesLog = log == CallbackLog.PAYMENT ? accepted.notice() instanceof Notice.Payment
+                : accepted.notice() instanceof Notice.Refund;
+        if (!matchesLog) {
             return Uni.createFrom().item(new Outcome.Unparseable("the body no longer reads as a " + kind + " notice"));
         }
-        return reset.map(done -> {
-            if (!done) {
+        String target = log.table() + "#" + id;
+        return pool.withTransaction(tx -> {
+            Uni<Boolean> reset = accepted.notice() instanceof Notice.Payment payment
+                    ? rows.replay(tx, id, payment) : rows.replay(tx, id, (Notice.Refund) accepted.notice());
+            return reset.flatMap(done -> done
+                    ? audit.record(tx, actor, AuditAction.REPLAY, target, 1).map(entry -> Optional.of(entry))
+                    : Uni.createFrom().item(Optional.<Long>empty()));
+        }).map(entry -> {
+            if (entry.isEmpty()) {
                 return new Outcome.Conflict("the body's key differs from the row's, or the row changed meanwhile");
             }
+            audit.logged(entry.get(), actor, AuditAction.REPLAY, target, 1);
             worker.handOff(LeasedTable.of(log), id);
             return new Outcome.Queued(id);
         });

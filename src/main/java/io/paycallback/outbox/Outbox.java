@@ -7,6 +7,7 @@ import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.MySqlErrors;
 import io.paycallback.ledger.RowStatus;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.mysqlclient.MySQLClient;
@@ -96,22 +97,14 @@ public class Outbox {
     }
 
     /** Every event of one order, for an operator, payload included (it carries no secrets). */
-    public Uni<List<Map<String, Object>>> listForOrder(SqlClient client, String merchantId, String outTradeNo) {
+    public Uni<List<OutboxEvent>> listForOrder(SqlClient client, String merchantId, String outTradeNo) {
         return client.preparedQuery(LIST_FOR_ORDER).execute(Tuple.of(merchantId, outTradeNo)).map(rows -> {
-            List<Map<String, Object>> events = new ArrayList<>();
+            List<OutboxEvent> events = new ArrayList<>();
             for (Row row : rows) {
-                Map<String, Object> event = new LinkedHashMap<>();
-                event.put("id", row.getLong("id"));
-                event.put("source", row.getString("source"));
-                event.put("type", row.getString("type"));
-                event.put("destination", row.getString("destination"));
-                event.put("status", RowStatus.of(row.getInteger("status")).label());
-                event.put("retryCount", row.getInteger("retry_count"));
-                event.put("nextRetryAt", row.getLocalDateTime("next_retry_at").toString());
-                event.put("lastError", row.getString("last_error"));
-                event.put("payload", row.getString("payload"));
-                event.put("createdAt", row.getLocalDateTime("created_at").toString());
-                events.add(event);
+                events.add(new OutboxEvent(row.getLong("id"), row.getString("source"), row.getString("type"),
+                        row.getString("destination"), RowStatus.of(row.getInteger("status")), row.getInteger("retry_count"),
+                        row.getLocalDateTime("next_retry_at"), row.getString("last_error"), row.getString("payload"),
+                        row.getLocalDateTime("created_at")));
             }
             return events;
         });
@@ -121,21 +114,17 @@ public class Outbox {
         return destinationsByType.getOrDefault(type, List.of(LOG_DESTINATION));
     }
 
+    /** The documented body of a downstream event; its component order is the JSON's field order. */
+    @RegisterForReflection
+    record EventBody(String id, String type, String merchantId, String outTradeNo, String channel,
+                     String channelTradeNo, String refundNo, String amount, String refundAmount, String refundedTotal,
+                     String currency, String reason, String occurredAt) {
+    }
+
     private String payload(DownstreamEvent event) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", event.id());
-        body.put("type", event.type());
-        body.put("merchantId", event.merchantId());
-        body.put("outTradeNo", event.outTradeNo());
-        body.put("channel", event.channel());
-        body.put("channelTradeNo", event.channelTradeNo());
-        body.put("refundNo", event.refundNo());
-        body.put("amount", plain(event.amount()));
-        body.put("refundAmount", plain(event.refundAmount()));
-        body.put("refundedTotal", plain(event.refundedTotal()));
-        body.put("currency", event.currency());
-        body.put("reason", event.reason());
-        body.put("occurredAt", clock.instant().toString());
+        EventBody body = new EventBody(event.id(), event.type(), event.merchantId(), event.outTradeNo(), event.channel(),
+                event.channelTradeNo(), event.refundNo(), plain(event.amount()), plain(event.refundAmount()),
+                plain(event.refundedTotal()), event.currency(), event.reason(), clock.instant().toString());
         try {
             return json.writeValueAsString(body);
         } catch (JsonProcessingException e) {

@@ -299,7 +299,7 @@ final class Manifests {
         }
     }
 
-    /** Every leaf key the application's {@code @ConfigMapping} reads, taken from the interface itself. */
+    /** Every leaf key the application's {@code @ConfigMapping} reads and does not deprecate, from the interface itself. */
     static List<ConfigKey> applicationKeys() {
         List<ConfigKey> keys = new ArrayList<>();
         collect("paycallback", PayCallbackConfig.class, keys);
@@ -308,7 +308,9 @@ final class Manifests {
 
     private static void collect(String prefix, Class<?> group, List<ConfigKey> keys) {
         for (Method method : group.getDeclaredMethods()) {
-            if (method.isDefault() || method.isSynthetic() || method.getParameterCount() > 0) {
+            // Deprecated keys still work but are not to be set any more: the manifests must not show them.
+            if (method.isDefault() || method.isSynthetic() || method.getParameterCount() > 0
+                    || method.isAnnotationPresent(Deprecated.class)) {
                 continue;
             }
             WithName withName = method.getAnnotation(WithName.class);

@@ -413,7 +413,7 @@ class ManifestsTest {
 
     /**
      * The keys are taken from PayCallbackConfig itself: tuning (keys with a default) may be in the ConfigMap, every
-     * key without a default (merchant keys, destinations, the admin token) must be shown in the Secret template, and
+     * key without a default (merchant keys, destinations, the bearer tokens) must be shown in the Secret template, and
      * nothing may be spelled in a way the application does not read.
      */
     @ParameterizedTest

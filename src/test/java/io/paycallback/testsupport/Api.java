@@ -5,16 +5,27 @@ import io.restassured.specification.RequestSpecification;
 
 import static io.restassured.RestAssured.given;
 
-/** The order service's side of the internal API, with the test profile's bearer token. */
+/**
+ * The internal and admin APIs as the test profile's callers see them. {@link #authorized()} uses the deprecated shared
+ * token (both roles), as every suite did before the roles existed.
+ */
 public final class Api {
 
     public static final String TOKEN = "test-admin-token";
+    public static final String ORDER_SERVICE_TOKEN = "test-order-service-token";
+    /** Two operator tokens at once, as during a rotation; their names are alice and bob. */
+    public static final String ALICE_TOKEN = "test-operator-token-alice";
+    public static final String BOB_TOKEN = "test-operator-token-bob";
 
     private Api() {
     }
 
     public static RequestSpecification authorized() {
-        return given().header("Authorization", "Bearer " + TOKEN);
+        return as(TOKEN);
+    }
+
+    public static RequestSpecification as(String token) {
+        return given().header("Authorization", "Bearer " + token);
     }
 
     public static Response createOrder(String outTradeNo, String amount, String currency) {

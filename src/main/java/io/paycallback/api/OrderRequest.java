@@ -1,6 +1,8 @@
-package io.paycallback.order;
+package io.paycallback.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.math.BigDecimal;
 import java.util.Currency;
@@ -9,7 +11,9 @@ import java.util.regex.Pattern;
 /**
  * A new order from the order service, checked field by field so a bad request says exactly what is wrong.
  */
-public record OrderRequest(String merchantId, String outTradeNo, BigDecimal amount, String currency) {
+public record OrderRequest(@Schema(defaultValue = "default") String merchantId, String outTradeNo,
+                           @Schema(type = SchemaType.STRING, example = "88.00") BigDecimal amount,
+                           @Schema(example = "CNY") String currency) {
 
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_\\-|*@.]{1,64}");
     private static final Pattern MERCHANT = Pattern.compile("[A-Za-z0-9_\\-]{1,32}");

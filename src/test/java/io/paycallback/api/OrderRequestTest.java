@@ -1,4 +1,4 @@
-package io.paycallback.order;
+package io.paycallback.api;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,0 +1,16 @@
+package io.paycallback.api;
+
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/** Every error answer of the internal and admin APIs: {@code {"error": "..."}}, a message for a person. */
+public record ErrorBody(String error) {
+
+    static Response response(Response.Status status, String message) {
+        return response(status.getStatusCode(), message);
+    }
+
+    static Response response(int status, String message) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(new ErrorBody(message)).build();
+    }
+}

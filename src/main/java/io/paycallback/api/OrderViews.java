@@ -1,0 +1,42 @@
+package io.paycallback.api;
+
+import io.paycallback.order.Order;
+import io.paycallback.order.OrderStatus;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.time.LocalDateTime;
+
+/** The order API's answers. Amounts are decimal strings, never JSON numbers, so no client reads them as doubles. */
+public final class OrderViews {
+
+    private OrderViews() {
+    }
+
+    @Schema(name = "Order")
+    public record OrderView(String merchantId, String outTradeNo, OrderStatus status,
+                            @Schema(example = "88.00") String amount, String currency,
+                            @Schema(example = "0.00") String refundedAmount, String channel, String channelTradeNo,
+                            LocalDateTime paidAt) {
+
+        /** The one place an order becomes its API form. */
+        static OrderView of(Order order) {
+            return new OrderView(order.merchantId(), order.outTradeNo(), order.status(), order.amount().toPlainString(),
+                    order.currency(), order.refundedAmount().toPlainString(), order.channel(), order.channelTradeNo(),
+                    order.paidAt());
+        }
+    }
+
+    @Schema(name = "CreatedOrder")
+    public record Created(String merchantId, String outTradeNo, @Schema(example = "88.00") String amount,
+                          String currency, OrderStatus status) {
+
+        static Created of(OrderRequest request) {
+            return new Created(request.merchantId(), request.outTradeNo(), request.amount().toPlainString(),
+                    request.currency(), OrderStatus.PENDING);
+        }
+    }
+
+    @Schema(name = "ClosedOrder")
+    public record Closed(String outTradeNo, OrderStatus status) {
+    }
+}

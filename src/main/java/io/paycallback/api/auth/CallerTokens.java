@@ -1,0 +1,86 @@
+package io.paycallback.api.auth;
+
+import io.paycallback.config.PayCallbackConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The configured bearer tokens, each with its name and roles. Only SHA-256 digests are kept: a presented token is
+ * hashed and compared with every digest in constant time, without stopping at a match, so neither the token's length
+ * nor which entry matched shows in the time taken.
+ */
+@ApplicationScoped
+public class CallerTokens {
+
+    /** The audit name of the deprecated shared token. */
+    public static final String LEGACY_NAME = "paycallback.admin.token";
+    static final int MIN_LENGTH = 16;
+
+    /** Who a token belongs to. */
+    public record Caller(String name, Set<String> roles) {
+    }
+
+    private record Entry(byte[] digest, Caller caller) {
+    }
+
+    private final List<Entry> entries = new ArrayList<>();
+
+    @SuppressWarnings("deprecation")
+    public CallerTokens(PayCallbackConfig config) {
+        Map<String, String> keyByToken = new HashMap<>();
+        add(config.auth().orderService().tokens(), "paycallback.auth.order-service.tokens.", Roles.ORDER_SERVICE, keyByToken);
+        add(config.auth().operators().tokens(), "paycallback.auth.operators.tokens.", Roles.OPERATOR, keyByToken);
+        config.admin().token().filter(token -> !token.isBlank()).ifPresent(token -> {
+            unique(token, LEGACY_NAME, keyByToken);
+            entries.add(new Entry(digest(token), new Caller(LEGACY_NAME, Set.of(Roles.ORDER_SERVICE, Roles.OPERATOR))));
+        });
+    }
+
+    private void add(Map<String, String> tokens, String prefix, String role, Map<String, String> keyByToken) {
+        tokens.forEach((name, token) -> {
+            String key = prefix + name;
+            if (token.length() < MIN_LENGTH) {
+                throw new IllegalStateException(key + " is shorter than " + MIN_LENGTH + " characters");
+            }
+            unique(token, key, keyByToken);
+            entries.add(new Entry(digest(token), new Caller(name, Set.of(role))));
+        });
+    }
+
+    /** One token, one caller: a token shared between roles or names would make the audit log's names meaningless. */
+    private static void unique(String token, String key, Map<String, String> keyByToken) {
+        String other = keyByToken.putIfAbsent(token, key);
+        if (other != null) {
+            throw new IllegalStateException(key + " has the same token as " + other + ": give each caller its own");
+        }
+    }
+
+    /** The caller a presented token belongs to, if any. */
+    public Optional<Caller> identify(String presented) {
+        byte[] digest = digest(presented);
+        Caller found = null;
+        for (Entry entry : entries) {
+            if (MessageDigest.isEqual(entry.digest(), digest)) {
+                found = entry.caller();
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    private static byte[] digest(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

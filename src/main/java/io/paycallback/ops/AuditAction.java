@@ -1,0 +1,21 @@
+package io.paycallback.ops;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import java.util.Locale;
+
+/** The operator actions that change state, and so are audited. */
+public enum AuditAction {
+    REPLAY,
+    REQUEUE,
+    BULK_REQUEUE;
+
+    @JsonValue
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static AuditAction of(String label) {
+        return valueOf(label.toUpperCase(Locale.ROOT));
+    }
+}
