@@ -72,6 +72,8 @@ public final class AdminViews {
             case PAY_CALLBACK_LOG -> "payment";
             case REFUND_CALLBACK_LOG -> "refund";
             case OUTBOX -> "outbox";
+            case ORDER_QUERIES -> "order-query";
+            case REFUND_SUBMISSIONS -> "refund-submission";
         };
     }
 }

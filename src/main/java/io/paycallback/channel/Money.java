@@ -24,6 +24,15 @@ public final class Money {
         return BigDecimal.valueOf(minorUnits, digits);
     }
 
+    /** The inverse of {@link #fromMinorUnits}, for amounts we send to a provider. */
+    public static long toMinorUnits(BigDecimal amount, String currency) throws Rejection.Malformed {
+        try {
+            return amount.movePointRight(currency(currency).getDefaultFractionDigits()).longValueExact();
+        } catch (ArithmeticException e) {
+            throw Rejection.malformed("amount has more fraction digits than its currency");
+        }
+    }
+
     /** The upper-case ISO 4217 code. */
     public static String currencyCode(String currency) throws Rejection.Malformed {
         return currency(currency).getCurrencyCode();

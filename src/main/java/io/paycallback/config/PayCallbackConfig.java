@@ -29,6 +29,10 @@ public interface PayCallbackConfig {
 
     Monitoring monitoring();
 
+    Providers providers();
+
+    Reconcile reconcile();
+
     interface Merchant {
         Optional<WxPay> wxpay();
 
@@ -45,6 +49,12 @@ public interface PayCallbackConfig {
 
         /** Platform certificate serial or {@code PUB_KEY_ID_...} to its public key (PEM or base64 DER); several during rotation. */
         Map<String, String> publicKeys();
+
+        /** Serial of the merchant API certificate; with the private key it enables queries and refund submission. */
+        Optional<String> merchantSerial();
+
+        /** The merchant API private key, PEM or base64 DER PKCS#8. */
+        Optional<String> merchantPrivateKey();
     }
 
     interface Alipay {
@@ -52,11 +62,17 @@ public interface PayCallbackConfig {
 
         /** Alipay's public key, PEM or base64 DER SubjectPublicKeyInfo. */
         String publicKey();
+
+        /** The app's private key (PEM or base64 DER PKCS#8); enables queries and refund submission. */
+        Optional<String> appPrivateKey();
     }
 
     interface Stripe {
         /** Endpoint secrets ({@code whsec_...}); several at once while rotating. */
         List<String> webhookSecrets();
+
+        /** Secret or restricted API key ({@code sk_...}, {@code rk_...}); enables queries and refund submission. */
+        Optional<String> apiKey();
     }
 
     interface Callback {
@@ -177,5 +193,52 @@ public interface PayCallbackConfig {
         /** A callback still pending this long after it arrived counts as backlog: that gauge must stay at zero. */
         @WithDefault("1h")
         Duration stalePendingAfter();
+    }
+
+    /** The providers' APIs, for queries and refund submission; the defaults are the real endpoints. */
+    interface Providers {
+        Wxpay wxpay();
+
+        AlipayGateway alipay();
+
+        StripeApi stripe();
+
+        /** Per request, connection included. */
+        @WithDefault("10s")
+        Duration timeout();
+
+        interface Wxpay {
+            @WithDefault("https://api.mch.weixin.qq.com")
+            String baseUrl();
+        }
+
+        interface AlipayGateway {
+            @WithDefault("https://openapi.alipay.com/gateway.do")
+            String gatewayUrl();
+        }
+
+        interface StripeApi {
+            @WithDefault("https://api.stripe.com")
+            String baseUrl();
+        }
+    }
+
+    /** Asking the provider about orders whose callback never came. */
+    interface Reconcile {
+        /** An order PENDING this long is queried for the first time. */
+        @WithDefault("5m")
+        Duration after();
+
+        /** Delays of the later queries; after the last one an order still PENDING raises an alert. */
+        @WithDefault("5m,15m,1h,6h,24h,48h")
+        List<Duration> schedule();
+
+        /** Queries per second, per provider and merchant, on each instance. */
+        @WithDefault("20")
+        int maxPerSecond();
+
+        /** PENDING orders enrolled for queries per sweep. */
+        @WithDefault("500")
+        int enrolBatch();
     }
 }

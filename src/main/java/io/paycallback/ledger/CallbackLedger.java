@@ -23,16 +23,16 @@ public class CallbackLedger {
 
     static final String INSERT_PAYMENT = """
             INSERT INTO pay_callback_log
-                (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount, currency,
+                (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount, currency, origin,
                  status, retry_count, lease_token, next_retry_at, raw_body, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
 
     static final String INSERT_REFUND = """
             INSERT INTO refund_callback_log
                 (merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
-                 amount, refunded_total, currency, status, retry_count, lease_token, next_retry_at, raw_body, created_at,
-                 updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
+                 amount, refunded_total, currency, origin, status, retry_count, lease_token, next_retry_at, raw_body,
+                 created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
 
     private final Pool pool;
     private final long leaseMicros;
@@ -47,6 +47,15 @@ public class CallbackLedger {
      *              caller, which saves the separate write that would claim it; otherwise it is due for the scanner now
      */
     public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, boolean claim) {
+        return reserve(payment, rawBody, claim, Origin.CALLBACK);
+    }
+
+    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, boolean claim) {
+        return reserve(refund, rawBody, claim, Origin.CALLBACK);
+    }
+
+    /** @param rawBody for a query or submission, the provider's verified answer */
+    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, boolean claim, Origin origin) {
         Tuple row = Tuple.tuple()
                 .addString(payment.merchantId())
                 .addString(payment.channel().path())
@@ -54,11 +63,12 @@ public class CallbackLedger {
                 .addString(payment.outTradeNo())
                 .addString(payment.tradeState())
                 .addBigDecimal(payment.amount())
-                .addString(payment.currency());
+                .addString(payment.currency())
+                .addString(origin.column());
         return insert(CallbackLog.PAYMENT, INSERT_PAYMENT, row, rawBody, claim);
     }
 
-    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, boolean claim) {
+    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, boolean claim, Origin origin) {
         Tuple row = Tuple.tuple()
                 .addString(refund.merchantId())
                 .addString(refund.channel().path())
@@ -69,7 +79,8 @@ public class CallbackLedger {
                 .addString(refund.result().name())
                 .addBigDecimal(refund.amount())
                 .addBigDecimal(refund.refundedTotal())
-                .addString(refund.currency());
+                .addString(refund.currency())
+                .addString(origin.column());
         return insert(CallbackLog.REFUND, INSERT_REFUND, row, rawBody, claim);
     }
 

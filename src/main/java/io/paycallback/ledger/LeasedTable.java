@@ -7,7 +7,9 @@ package io.paycallback.ledger;
 public enum LeasedTable {
     PAY_CALLBACK_LOG("pay_callback_log"),
     REFUND_CALLBACK_LOG("refund_callback_log"),
-    OUTBOX("outbox");
+    OUTBOX("outbox"),
+    ORDER_QUERIES("order_queries"),
+    REFUND_SUBMISSIONS("refund_submissions");
 
     private final String table;
 

@@ -1,10 +1,12 @@
 package io.paycallback.order;
 
+import io.paycallback.channel.ChannelId;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.EventType;
 import io.paycallback.outbox.Outbox;
+import io.paycallback.provider.ProviderClients;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,11 +24,13 @@ public class PaymentTransition {
     private final Orders orders;
     private final Refunds refunds;
     private final Outbox outbox;
+    private final ProviderClients providers;
 
-    public PaymentTransition(Orders orders, Refunds refunds, Outbox outbox) {
+    public PaymentTransition(Orders orders, Refunds refunds, Outbox outbox, ProviderClients providers) {
         this.orders = orders;
         this.refunds = refunds;
         this.outbox = outbox;
+        this.providers = providers;
     }
 
     /**
@@ -75,7 +79,9 @@ public class PaymentTransition {
         Refunds.Refund refund = new Refunds.Refund(payment.merchantId(), payment.channel(), refundNo, null,
                 payment.outTradeNo(), payment.channelTradeNo(), payment.amount(), null, payment.currency(),
                 RefundStatus.REQUESTED, stale.reason());
-        return refunds.request(transaction, refund).flatMap(requested -> requested
+        boolean submit = ChannelId.fromPath(payment.channel())
+                .flatMap(channel -> providers.find(channel, payment.merchantId())).isPresent();
+        return refunds.request(transaction, refund, submit).flatMap(requested -> requested
                 ? requestRefund(transaction, payment, stale, refundNo)
                 : Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of())));
     }

@@ -1,8 +1,16 @@
 package io.paycallback.order;
 
-/** A row of the refunds table: requested by us and not yet answered, or settled by the provider's notice. */
+/**
+ * A row of the refunds table: requested by us, then accepted by the provider (submitted), and settled by the
+ * provider's notice or answer.
+ */
 public enum RefundStatus {
     REQUESTED,
+    SUBMITTED,
     SUCCEEDED,
-    FAILED
+    FAILED;
+
+    public boolean settled() {
+        return this == SUCCEEDED || this == FAILED;
+    }
 }

@@ -55,7 +55,7 @@ public class RefundTransition {
                     // The order's lock serialises every refund of its payments, so the total read below stays true.
                     return orders.findCurrent(transaction, refund.merchantId(), payment.outTradeNo())
                             .chain(() -> refunds.findCurrent(transaction, refund.merchantId(), refund.channel(), refund.refundNo()))
-                            .flatMap(existing -> existing.isPresent() && existing.get().status() != RefundStatus.REQUESTED
+                            .flatMap(existing -> existing.isPresent() && existing.get().status().settled()
                                     ? Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()))
                                     : settle(transaction, refund, payment,
                                     refund.amount() != null ? refund.amount() : existing.map(Refunds.Existing::amount).orElse(null)));

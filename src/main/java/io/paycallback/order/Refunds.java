@@ -21,6 +21,16 @@ public class Refunds {
     static final String SETTLE = """
             UPDATE refunds SET status = ?, channel_refund_id = COALESCE(?, channel_refund_id),
                 amount = COALESCE(?, amount), refunded_total = ?, updated_at = NOW(3)
+            WHERE merchant_id = ? AND channel = ? AND refund_no = ? AND status IN ('REQUESTED', 'SUBMITTED')""";
+    static final String QUEUE_SUBMISSION = """
+            INSERT INTO refund_submissions (merchant_id, channel, refund_no, status, retry_count, next_retry_at,
+                                            created_at, updated_at)
+            VALUES (?, ?, ?, 0, 0, NOW(3), NOW(3), NOW(3))""";
+    static final String FIND_REQUEST = """
+            SELECT status, out_trade_no, channel_trade_no, amount, currency, reason
+            FROM refunds WHERE merchant_id = ? AND channel = ? AND refund_no = ?""";
+    static final String MARK_SUBMITTED = """
+            UPDATE refunds SET status = 'SUBMITTED', channel_refund_id = COALESCE(?, channel_refund_id), updated_at = NOW(3)
             WHERE merchant_id = ? AND channel = ? AND refund_no = ? AND status = 'REQUESTED'""";
     static final String FIND_CURRENT = """
             SELECT status, amount FROM refunds WHERE merchant_id = ? AND channel = ? AND refund_no = ? FOR UPDATE""";
@@ -41,13 +51,47 @@ public class Refunds {
                          RefundStatus status, String reason) {
     }
 
+    /** A refund as it is to be submitted. */
+    public record Request(RefundStatus status, String outTradeNo, String channelTradeNo, BigDecimal amount,
+                          String currency, String reason) {
+    }
+
     /** What the table already holds under a refund's key. */
     public record Existing(RefundStatus status, BigDecimal amount) {
     }
 
-    /** @return false when this refund was requested before (a replay): nothing new to do */
-    public Uni<Boolean> request(SqlClient client, Refund refund) {
-        return insert(client, refund).replaceWith(true).onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(false);
+    /**
+     * @param submit whether the merchant has API keys for the refund's provider: its submission is then queued in the
+     *               same transaction, so a refund we decided on is never left unsubmitted
+     * @return false when this refund was requested before (a replay): nothing new to do
+     */
+    public Uni<Boolean> request(SqlClient client, Refund refund, boolean submit) {
+        Uni<?> written = insert(client, refund);
+        if (submit) {
+            written = written.chain(() -> client.preparedQuery(QUEUE_SUBMISSION)
+                    .execute(Tuple.of(refund.merchantId(), refund.channel(), refund.refundNo())));
+        }
+        return written.replaceWith(true).onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(false);
+    }
+
+    public Uni<Optional<Request>> findRequest(SqlClient client, String merchantId, String channel, String refundNo) {
+        return client.preparedQuery(FIND_REQUEST).execute(Tuple.of(merchantId, channel, refundNo)).map(rows -> {
+            var iterator = rows.iterator();
+            if (!iterator.hasNext()) {
+                return Optional.empty();
+            }
+            Row row = iterator.next();
+            return Optional.of(new Request(RefundStatus.valueOf(row.getString("status")), row.getString("out_trade_no"),
+                    row.getString("channel_trade_no"), row.getBigDecimal("amount"), row.getString("currency"),
+                    row.getString("reason")));
+        });
+    }
+
+    /** REQUESTED to SUBMITTED once the provider accepted it; a refund its notice settled meanwhile stays settled. */
+    public Uni<Boolean> markSubmitted(SqlClient client, String merchantId, String channel, String refundNo,
+                                      String channelRefundId) {
+        return client.preparedQuery(MARK_SUBMITTED).execute(Tuple.of(channelRefundId, merchantId, channel, refundNo))
+                .map(rows -> rows.rowCount() == 1);
     }
 
     /** A locking read of the refund with this key, if the table has it. */
@@ -71,7 +115,7 @@ public class Refunds {
     }
 
     /**
-     * Settles a refund we requested (REQUESTED to a final state), or records one we did not request.
+     * Settles a refund we requested (REQUESTED or SUBMITTED to a final state), or records one we did not request.
      *
      * @return whether this call changed anything: false means the refund was already settled, a repeat
      */

@@ -20,7 +20,15 @@ public record Transition(Result result, String reason, List<Emission> emitted) {
         /** An outbox event a destination accepted. */
         DELIVERED,
         /** Never retried (an amount mismatch): the row is dead-lettered and a person is alerted. */
-        DEAD_LETTER;
+        DEAD_LETTER,
+        /** The providers were asked about a PENDING order and none has it paid yet: the next query is scheduled. */
+        QUERIED,
+        /** A query found the order paid: the answer is stored like a callback and settles the order through it. */
+        FOUND_PAID,
+        /** The order was settled, or cannot be asked about, without a query. */
+        NOT_NEEDED,
+        /** The provider accepted a refund we submitted. */
+        REFUND_SUBMITTED;
 
         public String tag() {
             return name().toLowerCase(Locale.ROOT);

@@ -11,6 +11,8 @@ import io.paycallback.order.RefundTransition;
 import io.paycallback.order.Transition;
 import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.OutboxRelay;
+import io.paycallback.reconcile.Reconciler;
+import io.paycallback.submission.RefundSubmitter;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -37,19 +39,23 @@ public class LeaseProcessor {
     private final PaymentTransition payments;
     private final RefundTransition refunds;
     private final OutboxRelay relay;
+    private final Reconciler reconciler;
+    private final RefundSubmitter submitter;
     private final ProcessingMetrics metrics;
     private final RetryPolicy policy;
     private final Duration leaseTime;
 
     public LeaseProcessor(Pool pool, Leases leases, StoredCallbacks callbacks, PaymentTransition payments,
-                          RefundTransition refunds, OutboxRelay relay, ProcessingMetrics metrics,
-                          PayCallbackConfig config) {
+                          RefundTransition refunds, OutboxRelay relay, Reconciler reconciler,
+                          RefundSubmitter submitter, ProcessingMetrics metrics, PayCallbackConfig config) {
         this.pool = pool;
         this.leases = leases;
         this.callbacks = callbacks;
         this.payments = payments;
         this.refunds = refunds;
         this.relay = relay;
+        this.reconciler = reconciler;
+        this.submitter = submitter;
         this.metrics = metrics;
         this.policy = new RetryPolicy(config.retry().backoff());
         this.leaseTime = config.retry().lease();
@@ -88,6 +94,9 @@ public class LeaseProcessor {
                     .flatMap(refund -> refunds.apply(tx, refund))
                     .call(transition -> close(tx, lease, transition)));
             case OUTBOX -> relay.deliver(lease).map(type -> Transition.of(Transition.Result.DELIVERED, List.of()));
+            // These two call providers, which must never happen inside a database transaction: they run their own.
+            case ORDER_QUERIES -> Uni.createFrom().item(() -> reconciler.attempt(lease));
+            case REFUND_SUBMISSIONS -> Uni.createFrom().item(() -> submitter.attempt(lease));
         };
     }
 
@@ -131,6 +140,8 @@ public class LeaseProcessor {
             case REFUND_CALLBACK_LOG -> callbacks.refund(transaction, lease.id())
                     .flatMap(refund -> refunds.giveUp(transaction, refund, error));
             case OUTBOX -> relay.giveUp(transaction, lease.id(), error);
+            case ORDER_QUERIES -> reconciler.giveUp(transaction, lease, error);
+            case REFUND_SUBMISSIONS -> submitter.giveUp(transaction, lease, error);
         };
     }
 

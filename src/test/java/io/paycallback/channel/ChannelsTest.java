@@ -24,12 +24,29 @@ class ChannelsTest {
     }
 
     record WxPay(String mchid, String apiV3Key, Map<String, String> publicKeys) implements PayCallbackConfig.WxPay {
+        @Override
+        public Optional<String> merchantSerial() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> merchantPrivateKey() {
+            return Optional.empty();
+        }
     }
 
     record Alipay(String appId, String publicKey) implements PayCallbackConfig.Alipay {
+        @Override
+        public Optional<String> appPrivateKey() {
+            return Optional.empty();
+        }
     }
 
     record Stripe(List<String> webhookSecrets) implements PayCallbackConfig.Stripe {
+        @Override
+        public Optional<String> apiKey() {
+            return Optional.empty();
+        }
     }
 
     private static Channels channels(Map<String, PayCallbackConfig.Merchant> merchants) {

@@ -9,6 +9,8 @@ import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.order.PaymentTransition;
 import io.paycallback.order.RefundTransition;
 import io.paycallback.outbox.OutboxRelay;
+import io.paycallback.reconcile.Reconciler;
+import io.paycallback.submission.RefundSubmitter;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Db;
@@ -61,6 +63,10 @@ class ProcessingTest {
     RefundTransition refundTransition;
     @Inject
     OutboxRelay relay;
+    @Inject
+    Reconciler reconciler;
+    @Inject
+    RefundSubmitter submitter;
     @Inject
     ProcessingMetrics metrics;
     @Inject
@@ -333,7 +339,7 @@ class ProcessingTest {
     void twoIndependentWorkerSetsOnOneDatabaseProduceOneEffectPerPayment() throws Exception {
         Leases otherLeases = new Leases(pool);
         LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, storedCallbacks, paymentTransition,
-                refundTransition, relay, metrics, config);
+                refundTransition, relay, reconciler, submitter, metrics, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, relay, config);
         Scanner otherScanner = new Scanner(otherLeases, otherWorker, config);
         try {

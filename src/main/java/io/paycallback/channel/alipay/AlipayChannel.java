@@ -121,7 +121,8 @@ public final class AlipayChannel implements Channel {
         return refund ? refund(request.merchantId(), params) : payment(request.merchantId(), params);
     }
 
-    private static Notice payment(String merchantId, Map<String, String> params) throws Rejection {
+    /** A trade notice, or the {@code alipay.trade.query} answer, which has the same fields. */
+    public static Notice payment(String merchantId, Map<String, String> params) throws Rejection {
         String tradeStatus = required(params, "trade_status");
         if (!PAID.contains(tradeStatus)) {
             return new Notice.Ignored(UNPAID.contains(tradeStatus) ? "trade_status " + tradeStatus : "unknown trade_status");

@@ -126,7 +126,8 @@ public final class StripeChannel implements Channel {
                 : refund(request.merchantId(), object, null);
     }
 
-    private static Notice payment(String merchantId, JsonNode paymentIntent) throws Rejection {
+    /** A PaymentIntent, from an event or from the API. */
+    public static Notice payment(String merchantId, JsonNode paymentIntent) throws Rejection {
         String outTradeNo = metadata(paymentIntent, "out_trade_no");
         if (outTradeNo == null) {
             throw Rejection.malformed("missing metadata.out_trade_no");
@@ -185,7 +186,8 @@ public final class StripeChannel implements Channel {
         return latest;
     }
 
-    private static Notice refund(String merchantId, JsonNode refund, String chargeOutTradeNo) throws Rejection {
+    /** A Refund object, from an event or from the API; a refund still pending is no result yet. */
+    public static Notice refund(String merchantId, JsonNode refund, String chargeOutTradeNo) throws Rejection {
         String status = JsonFields.text(refund, "status");
         Notice.RefundResult result = switch (status) {
             case "succeeded" -> Notice.RefundResult.SUCCEEDED;

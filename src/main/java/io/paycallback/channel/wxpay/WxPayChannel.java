@@ -2,6 +2,7 @@ package io.paycallback.channel.wxpay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.paycallback.channel.Answer;
+import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Channel;
 import io.paycallback.channel.ChannelId;
@@ -88,6 +89,16 @@ public final class WxPayChannel implements Channel {
         } catch (RuntimeException e) {
             return new Verdict.Malformed("notice could not be read");
         }
+    }
+
+    /**
+     * WeChat Pay signs the answers of its API like its notices, with the same platform keys and timestamp rule: an
+     * answer that does not verify is not a fact.
+     *
+     * @param headers header names in lower case
+     */
+    public void verifyAnswer(String merchantId, Map<String, String> headers, byte[] body) throws Rejection {
+        verify(new CallbackRequest(merchantId, CallbackKind.PAYMENT, headers, body), merchant(merchantId));
     }
 
     private WxPayMerchant merchant(String merchantId) throws Rejection {
@@ -181,7 +192,8 @@ public final class WxPayChannel implements Channel {
         return refund ? refund(request.merchantId(), plaintext) : payment(request.merchantId(), plaintext);
     }
 
-    private static Notice payment(String merchantId, JsonNode plaintext) throws Rejection {
+    /** A transaction: the plaintext of a payment notice, or the answer of a transaction query. */
+    public static Notice payment(String merchantId, JsonNode plaintext) throws Rejection {
         String tradeState = JsonFields.text(plaintext, "trade_state");
         if (!"SUCCESS".equals(tradeState)) {
             return new Notice.Ignored(UNPAID_TRADE_STATES.contains(tradeState) ? "trade_state " + tradeState : "unknown trade_state");

@@ -1,0 +1,17 @@
+package io.paycallback.ledger;
+
+import java.util.Locale;
+
+/** Where a stored payment or refund fact came from; the unique key is the same whatever the origin. */
+public enum Origin {
+    /** The provider pushed it. */
+    CALLBACK,
+    /** We asked the provider about a PENDING order's payment. */
+    QUERY,
+    /** The provider's answer to a refund we submitted already gave its final state. */
+    SUBMISSION;
+
+    public String column() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

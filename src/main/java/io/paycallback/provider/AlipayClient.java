@@ -1,0 +1,169 @@
+package io.paycallback.provider;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.alipay.AlipayChannel;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.mutiny.ext.web.client.WebClient;
+
+import java.math.BigDecimal;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Alipay OpenAPI through the gateway: requests signed RSA2 with the app's private key, answers verified with Alipay's
+ * public key over the exact {@code *_response} text. {@code alipay.trade.query} and {@code alipay.trade.refund}.
+ */
+final class AlipayClient implements ProviderClient {
+
+    private static final String PROVIDER = "alipay";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneId.of("Asia/Shanghai"));
+    private static final String QUERY = "alipay.trade.query";
+    private static final String REFUND = "alipay.trade.refund";
+    private static final String SUCCESS = "10000";
+    private static final String BUSINESS_FAILURE = "40004";
+    private static final String UNAVAILABLE = "20000";
+
+    /** A merchant's app and the keys of both sides. */
+    record Keys(String appId, PrivateKey appPrivateKey, PublicKey alipayPublicKey) {
+        @Override
+        public String toString() {
+            return "Keys[appId=" + appId + "]";
+        }
+    }
+
+    private final WebClient http;
+    private final String gatewayUrl;
+    private final Duration timeout;
+    private final Clock clock;
+    private final Map<String, Keys> merchants;
+
+    AlipayClient(WebClient http, String gatewayUrl, Duration timeout, Clock clock, Map<String, Keys> merchants) {
+        this.http = http;
+        this.gatewayUrl = gatewayUrl;
+        this.timeout = timeout;
+        this.clock = clock;
+        this.merchants = Map.copyOf(merchants);
+    }
+
+    @Override
+    public ChannelId channel() {
+        return ChannelId.ALIPAY;
+    }
+
+    boolean serves(String merchantId) {
+        return merchants.containsKey(merchantId);
+    }
+
+    @Override
+    public Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo) {
+        ObjectNode biz = JSON.createObjectNode().put("out_trade_no", outTradeNo);
+        return call(merchantId, QUERY, biz).map(answer -> {
+            if (BUSINESS_FAILURE.equals(answer.fields().get("code"))
+                    && "ACQ.TRADE_NOT_EXIST".equals(answer.fields().get("sub_code"))) {
+                return new PaymentAnswer.NotPaid("TRADE_NOT_EXIST");
+            }
+            Map<String, String> trade = succeeded(answer);
+            Notice notice = Parsing.read(PROVIDER, () -> AlipayChannel.payment(merchantId, trade));
+            return notice instanceof Notice.Payment payment
+                    ? new PaymentAnswer.Paid(payment, answer.body())
+                    : new PaymentAnswer.NotPaid(trade.getOrDefault("trade_status", "unknown"));
+        });
+    }
+
+    /** {@code fund_change=Y} means this call moved the money: the refund succeeded. Anything else waits for its notice. */
+    @Override
+    public Uni<RefundAnswer> submitRefund(RefundOrder refund) {
+        ObjectNode biz = JSON.createObjectNode()
+                .put("trade_no", refund.channelTradeNo())
+                .put("out_trade_no", refund.outTradeNo())
+                .put("refund_amount", refund.amount().setScale(2).toPlainString())
+                .put("out_request_no", refund.refundNo())
+                .put("refund_reason", refund.reason());
+        return call(refund.merchantId(), REFUND, biz).map(answer -> {
+            Map<String, String> fields = succeeded(answer);
+            Optional<Notice.Refund> settled = Optional.empty();
+            if ("Y".equals(fields.get("fund_change"))) {
+                String refundFee = fields.get("refund_fee");
+                settled = Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.ALIPAY, refund.refundNo(), null,
+                        refund.channelTradeNo(), refund.outTradeNo(), Notice.RefundResult.SUCCEEDED, refund.amount(),
+                        refundFee == null ? null : new BigDecimal(refundFee).setScale(2), refund.currency()));
+            }
+            return new RefundAnswer(null, settled, answer.body());
+        });
+    }
+
+    /** A verified answer: its fields as text, and the body as received. */
+    private record Answer(Map<String, String> fields, byte[] body) {
+    }
+
+    private Uni<Answer> call(String merchantId, String method, ObjectNode bizContent) {
+        Keys keys = merchants.get(merchantId);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("app_id", keys.appId());
+        params.put("method", method);
+        params.put("format", "JSON");
+        params.put("charset", "utf-8");
+        params.put("sign_type", "RSA2");
+        params.put("timestamp", TIMESTAMP.format(clock.instant()));
+        params.put("version", "1.0");
+        params.put("biz_content", bizContent.toString());
+        params.put("sign", AlipayGatewayMessages.sign(keys.appPrivateKey(), params));
+        String form = params.entrySet().stream()
+                .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
+        var request = http.requestAbs(HttpMethod.POST, gatewayUrl)
+                .putHeader("Content-Type", "application/x-www-form-urlencoded;charset=utf-8");
+        return ProviderHttp.send(PROVIDER, request, form.getBytes(StandardCharsets.UTF_8), timeout)
+                .map(response -> verified(keys, method, response));
+    }
+
+    private static Answer verified(Keys keys, String method, ProviderHttp.Response response) {
+        if (response.status() >= 500) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.ServerError(response.status(), null));
+        }
+        String body = new String(response.body(), StandardCharsets.UTF_8);
+        AlipayGatewayMessages.Answer answer = AlipayGatewayMessages.answer(body, method)
+                .orElseThrow(() -> new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("no " + method + " answer")));
+        if (!answer.verifies(keys.alipayPublicKey())) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer sign does not verify"));
+        }
+        Map<String, String> fields = new HashMap<>();
+        try {
+            JSON.readTree(answer.responseJson()).fields().forEachRemaining(field ->
+                    fields.put(field.getKey(), field.getValue().isValueNode() ? field.getValue().asText() : field.getValue().toString()));
+        } catch (Exception e) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer is not JSON"));
+        }
+        return new Answer(fields, response.body());
+    }
+
+    private static Map<String, String> succeeded(Answer answer) {
+        String code = answer.fields().getOrDefault("code", "");
+        if (SUCCESS.equals(code)) {
+            return answer.fields();
+        }
+        String subCode = answer.fields().get("sub_code");
+        if (UNAVAILABLE.equals(code) || "ACQ.SYSTEM_ERROR".equals(subCode)) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.ServerError(200, subCode == null ? code : subCode));
+        }
+        throw new ProviderException(PROVIDER, new ProviderFailure.Rejected(200, subCode == null ? code : subCode,
+                answer.fields().get("sub_msg")));
+    }
+}

@@ -1,0 +1,32 @@
+package io.paycallback.provider;
+
+import io.paycallback.channel.Rejection;
+import io.paycallback.channel.Verdict;
+
+/** Runs a channel parser over a provider's answer: whatever the parser refuses is an unreadable answer. */
+final class Parsing {
+
+    private Parsing() {
+    }
+
+    @FunctionalInterface
+    interface Parser<T> {
+        T parse() throws Rejection;
+    }
+
+    static <T> T read(String provider, Parser<T> parser) {
+        try {
+            return parser.parse();
+        } catch (Rejection rejection) {
+            throw new ProviderException(provider, new ProviderFailure.BadAnswer(reason(rejection)));
+        }
+    }
+
+    static String reason(Rejection rejection) {
+        Verdict verdict = rejection.verdict();
+        if (verdict instanceof Verdict.BadSignature bad) {
+            return bad.reason();
+        }
+        return verdict instanceof Verdict.Malformed malformed ? malformed.reason() : verdict.toString();
+    }
+}

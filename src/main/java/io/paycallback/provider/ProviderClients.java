@@ -1,0 +1,89 @@
+package io.paycallback.provider;
+
+import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.Channels;
+import io.paycallback.channel.PublicKeys;
+import io.paycallback.channel.wxpay.WxPayChannel;
+import io.paycallback.config.PayCallbackConfig;
+import io.quarkus.runtime.Startup;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.ext.web.client.WebClient;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The provider API clients, built once from configuration: a merchant gets a client for a provider only when its API
+ * keys for it are configured; without them it simply gets no queries or refund submissions there (callbacks still
+ * work). {@link Startup} makes a bad key fail the start, naming the key.
+ */
+@Startup
+@ApplicationScoped
+public class ProviderClients {
+
+    private static final String PREFIX = "paycallback.merchants.";
+
+    private final WebClient http;
+    private final WxPayClient wxpay;
+    private final AlipayClient alipay;
+    private final StripeClient stripe;
+
+    @Inject
+    public ProviderClients(PayCallbackConfig config, Channels channels, Clock clock, Vertx vertx) {
+        this.http = WebClient.create(vertx);
+        PayCallbackConfig.Providers providers = config.providers();
+        Map<String, WxPayClient.Keys> wxKeys = new HashMap<>();
+        Map<String, AlipayClient.Keys> alipayKeys = new HashMap<>();
+        Map<String, String> stripeKeys = new HashMap<>();
+        config.merchants().forEach((merchantId, merchant) -> {
+            merchant.wxpay().ifPresent(keys -> wxKeys(merchantId, keys).ifPresent(k -> wxKeys.put(merchantId, k)));
+            merchant.alipay().ifPresent(keys -> keys.appPrivateKey().ifPresent(key -> alipayKeys.put(merchantId,
+                    new AlipayClient.Keys(keys.appId(), PrivateKeys.parse(key, PREFIX + merchantId + ".alipay.app-private-key"),
+                            PublicKeys.parse(keys.publicKey(), PREFIX + merchantId + ".alipay.public-key")))));
+            merchant.stripe().ifPresent(keys -> keys.apiKey().ifPresent(key -> stripeKeys.put(merchantId, key)));
+        });
+        this.wxpay = new WxPayClient(http, providers.wxpay().baseUrl(), providers.timeout(), clock,
+                (WxPayChannel) channels.get(ChannelId.WXPAY), wxKeys);
+        this.alipay = new AlipayClient(http, providers.alipay().gatewayUrl(), providers.timeout(), clock, alipayKeys);
+        this.stripe = new StripeClient(http, providers.stripe().baseUrl(), providers.timeout(), stripeKeys);
+    }
+
+    private static Optional<WxPayClient.Keys> wxKeys(String merchantId, PayCallbackConfig.WxPay keys) {
+        String section = PREFIX + merchantId + ".wxpay.";
+        if (keys.merchantSerial().isPresent() != keys.merchantPrivateKey().isPresent()) {
+            throw new IllegalArgumentException(section + "merchant-serial and " + section
+                    + "merchant-private-key go together");
+        }
+        return keys.merchantSerial().map(serial -> new WxPayClient.Keys(keys.mchid(), serial,
+                PrivateKeys.parse(keys.merchantPrivateKey().orElseThrow(), section + "merchant-private-key")));
+    }
+
+    @PreDestroy
+    void close() {
+        http.close();
+    }
+
+    public Optional<ProviderClient> find(ChannelId channel, String merchantId) {
+        return switch (channel) {
+            case WXPAY -> wxpay.serves(merchantId) ? Optional.of(wxpay) : Optional.empty();
+            case ALIPAY -> alipay.serves(merchantId) ? Optional.of(alipay) : Optional.empty();
+            case STRIPE -> stripe.serves(merchantId) ? Optional.of(stripe) : Optional.empty();
+        };
+    }
+
+    /** Every provider this merchant has API keys for. */
+    public List<ProviderClient> forMerchant(String merchantId) {
+        List<ProviderClient> clients = new ArrayList<>();
+        for (ChannelId channel : ChannelId.values()) {
+            find(channel, merchantId).ifPresent(clients::add);
+        }
+        return clients;
+    }
+}

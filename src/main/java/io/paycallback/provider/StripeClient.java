@@ -1,0 +1,119 @@
+package io.paycallback.provider;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.JsonFields;
+import io.paycallback.channel.Money;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.stripe.StripeChannel;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.mutiny.core.buffer.Buffer;
+import io.vertx.mutiny.ext.web.client.HttpRequest;
+import io.vertx.mutiny.ext.web.client.WebClient;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Stripe's API with a secret or restricted key. Stripe does not sign API answers (TLS is the proof), so an answer is
+ * taken as read. PaymentIntents are found by {@code metadata['out_trade_no']} with the search API; a refund carries
+ * our refund number as its {@code Idempotency-Key} and in its metadata, so its events are keyed like our request.
+ */
+final class StripeClient implements ProviderClient {
+
+    private static final String PROVIDER = "stripe";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final WebClient http;
+    private final String baseUrl;
+    private final Duration timeout;
+    private final Map<String, String> apiKeys;
+
+    StripeClient(WebClient http, String baseUrl, Duration timeout, Map<String, String> apiKeys) {
+        this.http = http;
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.timeout = timeout;
+        this.apiKeys = Map.copyOf(apiKeys);
+    }
+
+    @Override
+    public ChannelId channel() {
+        return ChannelId.STRIPE;
+    }
+
+    boolean serves(String merchantId) {
+        return apiKeys.containsKey(merchantId);
+    }
+
+    @Override
+    public Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo) {
+        String query = "metadata['out_trade_no']:'" + outTradeNo.replace("'", "\\'") + "'";
+        var request = http.requestAbs(HttpMethod.GET, baseUrl + "/v1/payment_intents/search?query=" + encode(query));
+        return call(merchantId, request, null).map(response -> {
+            JsonNode found = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer")).path("data");
+            String state = "none";
+            for (JsonNode paymentIntent : found) {
+                state = paymentIntent.path("status").asText("unknown");
+                if ("succeeded".equals(state)) {
+                    Notice notice = Parsing.read(PROVIDER, () -> StripeChannel.payment(merchantId, paymentIntent));
+                    if (notice instanceof Notice.Payment payment && payment.outTradeNo().equals(outTradeNo)) {
+                        return new PaymentAnswer.Paid(payment, paymentIntent.toString().getBytes(StandardCharsets.UTF_8));
+                    }
+                }
+            }
+            return new PaymentAnswer.NotPaid(state);
+        });
+    }
+
+    @Override
+    public Uni<RefundAnswer> submitRefund(RefundOrder refund) {
+        long minor = Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.amount(), refund.currency()));
+        String form = "payment_intent=" + encode(refund.channelTradeNo())
+                + "&amount=" + minor
+                + "&reason=" + ("paid_twice".equals(refund.reason()) ? "duplicate" : "requested_by_customer")
+                + "&metadata[out_refund_no]=" + encode(refund.refundNo())
+                + "&metadata[out_trade_no]=" + encode(refund.outTradeNo());
+        var request = http.requestAbs(HttpMethod.POST, baseUrl + "/v1/refunds")
+                .putHeader("Content-Type", "application/x-www-form-urlencoded")
+                .putHeader("Idempotency-Key", refund.refundNo());
+        return call(refund.merchantId(), request, form.getBytes(StandardCharsets.UTF_8)).map(response -> {
+            JsonNode object = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer"));
+            Notice notice = Parsing.read(PROVIDER, () -> StripeChannel.refund(refund.merchantId(), object, refund.outTradeNo()));
+            Optional<Notice.Refund> settled = notice instanceof Notice.Refund done ? Optional.of(done) : Optional.empty();
+            return new RefundAnswer(object.path("id").asText(null), settled, response.body());
+        });
+    }
+
+    private Uni<ProviderHttp.Response> call(String merchantId, HttpRequest<Buffer> request,
+                                            byte[] body) {
+        request.putHeader("Authorization", "Bearer " + apiKeys.get(merchantId));
+        return ProviderHttp.send(PROVIDER, request, body, timeout).map(response -> {
+            if (response.status() / 100 == 2) {
+                return response;
+            }
+            JsonNode error;
+            try {
+                error = JSON.readTree(response.body()).path("error");
+            } catch (Exception e) {
+                error = JSON.createObjectNode();
+            }
+            String code = error.path("code").asText(error.path("type").asText("unknown"));
+            // 429 is Stripe's rate limit and 409 a concurrent use of the idempotency key: both are "try again".
+            if (response.status() >= 500 || response.status() == 429 || response.status() == 409) {
+                throw new ProviderException(PROVIDER, new ProviderFailure.ServerError(response.status(), code));
+            }
+            throw new ProviderException(PROVIDER, new ProviderFailure.Rejected(response.status(),
+                    code.toLowerCase(Locale.ROOT), error.path("message").asText(null)));
+        });
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,183 @@
+package io.paycallback.provider;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.JsonFields;
+import io.paycallback.channel.Money;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.Rejection;
+import io.paycallback.channel.wxpay.WxPayChannel;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.mutiny.ext.web.client.WebClient;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * WeChat Pay API v3: requests signed with the merchant API key, every answer verified with the platform keys that
+ * verify notices. Transaction queries by our order number, domestic refunds by our refund number.
+ */
+final class WxPayClient implements ProviderClient {
+
+    private static final String PROVIDER = "wxpay";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A merchant's API credentials. */
+    record Keys(String mchid, String serial, PrivateKey privateKey) {
+        @Override
+        public String toString() {
+            return "Keys[mchid=" + mchid + ", serial=" + serial + "]";
+        }
+    }
+
+    private final WebClient http;
+    private final String baseUrl;
+    private final Duration timeout;
+    private final Clock clock;
+    private final WxPayChannel channel;
+    private final Map<String, Keys> merchants;
+
+    WxPayClient(WebClient http, String baseUrl, Duration timeout, Clock clock, WxPayChannel channel,
+                Map<String, Keys> merchants) {
+        this.http = http;
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.timeout = timeout;
+        this.clock = clock;
+        this.channel = channel;
+        this.merchants = Map.copyOf(merchants);
+    }
+
+    @Override
+    public ChannelId channel() {
+        return ChannelId.WXPAY;
+    }
+
+    boolean serves(String merchantId) {
+        return merchants.containsKey(merchantId);
+    }
+
+    @Override
+    public Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo) {
+        Keys keys = merchants.get(merchantId);
+        String url = "/v3/pay/transactions/out-trade-no/" + pathSegment(outTradeNo) + "?mchid=" + pathSegment(keys.mchid());
+        return call(merchantId, keys, HttpMethod.GET, url, "").map(response -> {
+            if (response.status() == 404 && "ORDER_NOT_EXIST".equals(errorCode(response.body()))) {
+                return new PaymentAnswer.NotPaid("ORDER_NOT_EXIST");
+            }
+            JsonNode transaction = verified(merchantId, keys, response);
+            Notice notice = Parsing.read(PROVIDER, () -> WxPayChannel.payment(merchantId, transaction));
+            return notice instanceof Notice.Payment payment
+                    ? new PaymentAnswer.Paid(payment, response.body())
+                    : new PaymentAnswer.NotPaid(transaction.path("trade_state").asText("unknown"));
+        });
+    }
+
+    @Override
+    public Uni<RefundAnswer> submitRefund(RefundOrder refund) {
+        Keys keys = merchants.get(refund.merchantId());
+        ObjectNode body = JSON.createObjectNode();
+        body.put("transaction_id", refund.channelTradeNo());
+        body.put("out_refund_no", refund.refundNo());
+        body.put("reason", refund.reason());
+        ObjectNode amount = body.putObject("amount");
+        amount.put("refund", Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.amount(), refund.currency())));
+        amount.put("total", Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.paymentAmount(), refund.currency())));
+        amount.put("currency", refund.currency());
+        return call(refund.merchantId(), keys, HttpMethod.POST, "/v3/refund/domestic/refunds", body.toString())
+                .map(response -> {
+                    JsonNode answer = verified(refund.merchantId(), keys, response);
+                    String refundId = answer.path("refund_id").asText(null);
+                    return new RefundAnswer(refundId, settled(refund, answer, refundId), response.body());
+                });
+    }
+
+    private Optional<Notice.Refund> settled(RefundOrder refund, JsonNode answer, String refundId) {
+        Notice.RefundResult result = switch (answer.path("status").asText("")) {
+            case "SUCCESS" -> Notice.RefundResult.SUCCEEDED;
+            case "CLOSED", "ABNORMAL" -> Notice.RefundResult.FAILED;
+            default -> null;
+        };
+        if (result == null) {
+            return Optional.empty();
+        }
+        long refunded = answer.path("amount").path("refund").asLong(-1);
+        if (refunded < 0) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("refund answer without amount.refund"));
+        }
+        return Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.WXPAY, refund.refundNo(), refundId,
+                refund.channelTradeNo(), refund.outTradeNo(), result,
+                Parsing.read(PROVIDER, () -> Money.fromMinorUnits(refunded, refund.currency())), null, refund.currency()));
+    }
+
+    private Uni<ProviderHttp.Response> call(String merchantId, Keys keys, HttpMethod method, String url, String body) {
+        long timestamp = clock.instant().getEpochSecond();
+        String nonce = UUID.randomUUID().toString().replace("-", "");
+        String authorization = WxPayAuthorization.header(keys.mchid(), keys.serial(), keys.privateKey(), method.name(),
+                url, timestamp, nonce, body);
+        var request = http.requestAbs(method, baseUrl + url)
+                .putHeader("Authorization", authorization)
+                .putHeader("Accept", "application/json")
+                .putHeader("Wechatpay-Serial", keys.serial());
+        if (method == HttpMethod.POST) {
+            request.putHeader("Content-Type", "application/json");
+        }
+        return ProviderHttp.send(PROVIDER, request, method == HttpMethod.POST ? body.getBytes(StandardCharsets.UTF_8) : null,
+                timeout).map(response -> {
+                    if (response.status() >= 500) {
+                        throw new ProviderException(PROVIDER,
+                                new ProviderFailure.ServerError(response.status(), errorCode(response.body())));
+                    }
+                    if (response.status() >= 400 && response.status() != 404) {
+                        throw rejected(response);
+                    }
+                    return response;
+                });
+    }
+
+    private JsonNode verified(String merchantId, Keys keys, ProviderHttp.Response response) {
+        if (response.status() != 200) {
+            throw rejected(response);
+        }
+        try {
+            channel.verifyAnswer(merchantId, response.headers(), response.body());
+        } catch (Rejection rejection) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer signature: " + Parsing.reason(rejection)));
+        }
+        JsonNode answer = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer"));
+        if (answer.has("mchid") && !keys.mchid().equals(answer.path("mchid").asText())) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer for another mchid"));
+        }
+        return answer;
+    }
+
+    private static ProviderException rejected(ProviderHttp.Response response) {
+        JsonNode error = errorBody(response.body());
+        return new ProviderException(PROVIDER, new ProviderFailure.Rejected(response.status(),
+                error.path("code").asText("UNKNOWN"), error.path("message").asText(null)));
+    }
+
+    private static String errorCode(byte[] body) {
+        return errorBody(body).path("code").asText(null);
+    }
+
+    private static JsonNode errorBody(byte[] body) {
+        try {
+            return JSON.readTree(body);
+        } catch (Exception e) {
+            return JSON.createObjectNode();
+        }
+    }
+
+    private static String pathSegment(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}
