@@ -26,6 +26,8 @@ public final class DownstreamSink {
     }
 
     public static void main(String[] args) throws IOException {
+        // Without TCP_NODELAY the JDK server's small answers wait for the client's delayed ACK: ~40 ms per event.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
         server.setExecutor(Executors.newFixedThreadPool(4));
