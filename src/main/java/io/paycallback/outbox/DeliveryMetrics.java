@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.paycallback.config.PayCallbackConfig;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.EnumMap;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
  * {@code paycallback_outbox_delivery_seconds{destination}}: HTTP tries of outbox events. Every configured destination's
  * series exist from start-up, at zero; a row naming a destination no longer configured counts under {@code unknown}.
  */
+@Startup
 @ApplicationScoped
 public class DeliveryMetrics {
 

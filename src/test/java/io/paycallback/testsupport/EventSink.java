@@ -2,6 +2,7 @@ package io.paycallback.testsupport;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +30,7 @@ public final class EventSink {
 
     /** What the sink's answers carry as their body from now on. */
     public void answerBody(String body) {
-        given().body(body).post(base + "/answer-body").then().statusCode(200);
+        given().body(body.getBytes(StandardCharsets.UTF_8)).post(base + "/answer-body").then().statusCode(200);
     }
 
     /** How long the sink waits before it answers an event, from now on. */
