@@ -1,5 +1,6 @@
 package io.paycallback.outbox;
 
+import io.paycallback.ledger.LeaseLostException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -12,8 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
-/** The {@code delivery_attempts} table: every HTTP try of an outbox event, written as soon as the try ends. */
+/** The {@code delivery_attempts} table: every HTTP try of an outbox event, written with the try's outcome. */
 @ApplicationScoped
 public class DeliveryAttempts {
 
@@ -46,6 +48,16 @@ public class DeliveryAttempts {
             values.addBuffer(Buffer.buffer(attempt.responseBody()));
         }
         return client.preparedQuery(INSERT).execute(values).replaceWithVoid();
+    }
+
+    /**
+     * Runs the try's outcome and records the attempt in one transaction. When the outcome finds the lease gone (another
+     * worker has the row now), the transaction rolls back, but the try did reach the destination: the attempt is then
+     * recorded on its own before the failure goes on.
+     */
+    public <T> Uni<T> withOutcome(DeliveryAttempt attempt, Function<SqlClient, Uni<T>> outcome) {
+        return pool.withTransaction(tx -> outcome.apply(tx).call(() -> record(tx, attempt)))
+                .onFailure(LeaseLostException.class).call(() -> record(pool, attempt));
     }
 
     /** Every attempt of one event, oldest first; empty when the event does not exist in the hot table. */

@@ -2,6 +2,7 @@ package io.paycallback.outbox;
 
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.LeaseLostException;
 import io.paycallback.ledger.Leases;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -21,7 +22,7 @@ import java.util.Map;
 /**
  * Delivers one leased outbox row: a JSON POST with an Idempotency-Key that is the same on every try, so a receiver
  * that saw an earlier try can tell. Any 2xx is delivered; anything else fails the try and the lease's backoff decides.
- * Every HTTP try is recorded in {@code delivery_attempts}.
+ * Every HTTP try is recorded in {@code delivery_attempts} with the outcome it led to.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -56,9 +57,8 @@ public class OutboxRelay {
     }
 
     /**
-     * Delivers and marks the row done; fails when the destination did not take it. The try is recorded first, on its
-     * own: it happened whatever becomes of its outcome (a lost lease, a crash before the row is marked), and the
-     * outcome's write stays one autocommit statement.
+     * Delivers and marks the row done, recording the try in the same transaction; fails when the destination did not
+     * take it, with a {@link DeliveryFailedException} that carries the try for the failure's own transaction.
      */
     public Uni<String> deliver(Lease lease) {
         return pool.preparedQuery(LOAD).execute(Tuple.of(lease.id()))
@@ -73,10 +73,12 @@ public class OutboxRelay {
                     }
                     return send(lease, destination, idempotencyKey, row.getString("payload"))
                             .invoke(metrics::record)
-                            .call(attempt -> attempts.record(pool, attempt))
                             .flatMap(attempt -> attempt.delivered()
-                                    ? leases.finish(pool, lease).replaceWith(type)
-                                    : Uni.createFrom().<String>failure(new DeliveryFailedException(attempt)));
+                                    ? attempts.withOutcome(attempt, tx -> leases.finish(tx, lease))
+                                    .onFailure(failure -> !(failure instanceof LeaseLostException))
+                                    .transform(failure -> new DeliveryFailedException(attempt, failure))
+                                    .replaceWith(type)
+                                    : Uni.createFrom().<String>failure(new DeliveryFailedException(attempt, null)));
                 });
     }
 

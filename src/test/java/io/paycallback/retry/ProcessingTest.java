@@ -8,6 +8,7 @@ import io.paycallback.ledger.Leases;
 import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.order.PaymentTransition;
 import io.paycallback.order.RefundTransition;
+import io.paycallback.outbox.DeliveryAttempts;
 import io.paycallback.outbox.OutboxRelay;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
@@ -61,6 +62,8 @@ class ProcessingTest {
     RefundTransition refundTransition;
     @Inject
     OutboxRelay relay;
+    @Inject
+    DeliveryAttempts attempts;
     @Inject
     ProcessingMetrics metrics;
     @Inject
@@ -333,7 +336,7 @@ class ProcessingTest {
     void twoIndependentWorkerSetsOnOneDatabaseProduceOneEffectPerPayment() throws Exception {
         Leases otherLeases = new Leases(pool);
         LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, storedCallbacks, paymentTransition,
-                refundTransition, relay, metrics, config);
+                refundTransition, relay, attempts, metrics, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, relay, config);
         Scanner otherScanner = new Scanner(otherLeases, otherWorker, config);
         try {
