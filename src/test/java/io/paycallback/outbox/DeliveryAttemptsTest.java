@@ -1,5 +1,7 @@
 package io.paycallback.outbox;
 
+import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.LeaseLostException;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ops.Housekeeping;
 import io.paycallback.retry.Scanner;
@@ -29,6 +31,7 @@ import java.util.List;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 @QuarkusTest
@@ -42,6 +45,8 @@ class DeliveryAttemptsTest {
     Scanner scanner;
     @Inject
     Housekeeping housekeeping;
+    @Inject
+    OutboxRelay relay;
 
     private Db db;
     private ProviderSigner signer;
@@ -151,6 +156,23 @@ class DeliveryAttemptsTest {
         assertThat(attempts.getLong("[0].latencyMs")).isBetween(1_900L, 2_900L);
         assertThat(db.first("SELECT last_error FROM outbox WHERE id = ?", eventId).getString("last_error"))
                 .containsIgnoringCase("timeout");
+    }
+
+    @Test
+    void aTryWhoseLeaseWasLostMeanwhileIsStillRecorded() {
+        String source = Ids.unique("lost");
+        db.update("INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,"
+                + " lease_token, next_retry_at, created_at, updated_at) VALUES (?, 'order.paid', 'sink', 'default', 'ORD-LOST',"
+                + " '{\"type\":\"order.paid\"}', 0, 0, 'another-worker', DATE_ADD(NOW(3), INTERVAL 1 MINUTE), NOW(3), NOW(3))",
+                source);
+        long eventId = db.first("SELECT id FROM outbox WHERE source = ?", source).getLong("id");
+
+        assertThatThrownBy(() -> relay.deliver(new Lease(LeasedTable.OUTBOX, eventId, "expired-lease", 0)).await().indefinitely())
+                .isInstanceOf(LeaseLostException.class);
+
+        assertThat(db.first("SELECT status, lease_token FROM outbox WHERE id = ?", eventId).getString("lease_token"))
+                .isEqualTo("another-worker");
+        assertThat(attempts(eventId).getList("result", String.class)).containsExactly("delivered");
     }
 
     @Test
