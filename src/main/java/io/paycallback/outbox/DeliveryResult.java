@@ -1,10 +1,12 @@
 package io.paycallback.outbox;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.util.Locale;
 
 /** What one HTTP try of an outbox event came to, as the destination (or its absence) decided it. */
+@RegisterForReflection
 public enum DeliveryResult {
     /** A 2xx answer: the destination has the event. */
     DELIVERED,
