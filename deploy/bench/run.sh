@@ -37,14 +37,21 @@ OUTBOX_LOG=${OUTBOX_LOG:-WARN}
 # A subset of phases for profiling and tuning experiments; the report then only has their rows.
 PHASES=" ${PHASES:-ceiling stripe wxpay storm drain} "
 
-# Own names: the CI database (paycallback_ci, user paycallback) is never touched.
-DB=paycallback_bench
-CEILING_DB=paycallback_bench_ceiling
+# Outbox events to a real HTTP destination (bench/DownstreamSink on loopback) instead of the log destination, so the
+# drain's event figure includes HTTP delivery and its recorded attempts.
+SINK=${SINK:-0}
+
+# Own names: the CI database (paycallback_ci, user paycallback) is never touched. BENCH_DB, HTTP_PORT and MGMT_PORT
+# let a bench run beside other services on one machine.
+DB=${BENCH_DB:-paycallback_bench}
+CEILING_DB=${DB}_ceiling
 DB_USER=paycallback_bench
 DB_PASSWORD=${BENCH_DB_PASSWORD:-bench-$(hostname | md5sum | cut -c1-12)}
 ADMIN_TOKEN=bench-admin-token
-APP=http://127.0.0.1:8080
-MGMT=http://127.0.0.1:9000
+HTTP_PORT=${HTTP_PORT:-8080}
+MGMT_PORT=${MGMT_PORT:-9000}
+APP=http://127.0.0.1:$HTTP_PORT
+MGMT=http://127.0.0.1:$MGMT_PORT
 
 WORK=$ROOT/target/bench
 RESULTS=$WORK/results.tsv
@@ -57,6 +64,7 @@ sql() { mariadb -uroot --batch --skip-column-names "$@"; }
 now_ms() { date +%s%3N; }
 
 SERVICE_PID=
+SINK_PID=
 cleanup() {
   if [[ -n $SERVICE_PID ]] && kill -0 "$SERVICE_PID" 2>/dev/null; then
     kill "$SERVICE_PID" 2>/dev/null || true
@@ -65,7 +73,11 @@ cleanup() {
   fi
   SERVICE_PID=
 }
-trap cleanup EXIT
+stop_sink() {
+  if [[ -n $SINK_PID ]]; then kill "$SINK_PID" 2>/dev/null || true; fi
+  SINK_PID=
+}
+trap 'cleanup; stop_sink' EXIT
 trap 'exit 130' INT TERM
 
 # ---- tools and database ------------------------------------------------------------------------------------------
@@ -119,6 +131,14 @@ generate keys "$WORK/keys"
 MERCHANT_OPTS=()
 while IFS= read -r line; do MERCHANT_OPTS+=("-D$line"); done <"$WORK/keys/app.properties"
 
+if [[ $SINK == 1 ]]; then
+  java -cp "$GEN_CP" io.paycallback.bench.DownstreamSink 0 >"$WORK/sink.port" 2>"$WORK/sink.err" &
+  SINK_PID=$!
+  for _ in $(seq 1 100); do [[ -s $WORK/sink.port ]] && break; sleep 0.1; done
+  MERCHANT_OPTS+=("-Dpaycallback.downstream.destinations.bench.url=http://127.0.0.1:$(head -1 "$WORK/sink.port")/events"
+    "-Dpaycallback.downstream.destinations.bench.events=order.paid,refund.requested,refund.succeeded,refund.failed,alert")
+fi
+
 # ---- helpers -----------------------------------------------------------------------------------------------------
 record() { printf '%s\t%s\t%s\n' "$RUN" "$1" "$2" >>"$RESULTS"; }
 
@@ -138,7 +158,7 @@ start_service() {
   local started
   # Another service on these ports would answer our readiness probe and take our load.
   if curl -s -o /dev/null --max-time 1 "$APP/" || curl -s -o /dev/null --max-time 1 "$MGMT/q/health/ready"; then
-    echo "something already listens on 127.0.0.1:8080 or :9000; stop it first" >&2
+    echo "something already listens on 127.0.0.1:$HTTP_PORT or :$MGMT_PORT; stop it first" >&2
     exit 1
   fi
   started=$(now_ms)
@@ -149,7 +169,7 @@ start_service() {
   QUARKUS_DATASOURCE_USERNAME=$DB_USER QUARKUS_DATASOURCE_PASSWORD=$DB_PASSWORD \
   PAYCALLBACK_ADMIN_TOKEN=$ADMIN_TOKEN \
     java $JAVA_OPTS "${MERCHANT_OPTS[@]}" \
-      -Dquarkus.management.host=127.0.0.1 \
+      -Dquarkus.management.host=127.0.0.1 -Dquarkus.http.port="$HTTP_PORT" -Dquarkus.management.port="$MGMT_PORT" \
       "-Dquarkus.log.category.\"io.paycallback.outbox\".level=$OUTBOX_LOG" \
       $EXTRA_JAVA_OPTS -jar target/quarkus-app/quarkus-run.jar >"$WORK/service-$RUN.log" 2>&1 &
   SERVICE_PID=$!
@@ -343,7 +363,7 @@ report() {
     echo
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- src 2>/dev/null || echo ' + uncommitted src changes'), $(nproc) cores, $(mariadb -uroot -N -e 'SELECT VERSION()'), $(java -version 2>&1 | head -1)."
     echo "runs finished: $RUN of RUNS=$RUNS, $CONNS connections / sysbench threads, ${DURATION} s per load phase, wrk $WRK_THREADS threads."
-    echo "JVM options ($JAVA_OPTS_SOURCE): \`$JAVA_OPTS\`; extra: \`${EXTRA_JAVA_OPTS:-none}\`; outbox log level $OUTBOX_LOG."
+    echo "JVM options ($JAVA_OPTS_SOURCE): \`$JAVA_OPTS\`; extra: \`${EXTRA_JAVA_OPTS:-none}\`; outbox log level $OUTBOX_LOG; downstream: $([[ $SINK == 1 ]] && echo "HTTP sink (SINK=1)" || echo "log destination")."
     echo "Ratios are per run (same run's ceiling), then the median; \"runs\" lists each run's value."
     echo
     cat "$TABLE"

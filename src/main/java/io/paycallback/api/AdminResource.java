@@ -17,8 +17,10 @@ import io.paycallback.ops.AuditEntry;
 import io.paycallback.ops.AuditLog;
 import io.paycallback.ops.Replays;
 import io.paycallback.ops.Requeues;
+import io.paycallback.outbox.DeliveryAttempts;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.OutboxEvent;
+import io.paycallback.outbox.RecordedAttempt;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.annotation.security.RolesAllowed;
@@ -71,13 +73,15 @@ public class AdminResource {
     private final Requeues requeues;
     private final Quarantine quarantine;
     private final Outbox outbox;
+    private final DeliveryAttempts attempts;
     private final AuditLog audit;
     private final RequeueTokens tokens;
     private final Pool pool;
     private final ObjectReader bulkRequest;
 
     public AdminResource(CallbackRows rows, Replays replays, Requeues requeues, Quarantine quarantine, Outbox outbox,
-                         AuditLog audit, RequeueTokens tokens, Pool pool, ObjectMapper json) {
+                         DeliveryAttempts attempts, AuditLog audit, RequeueTokens tokens, Pool pool, ObjectMapper json) {
+        this.attempts = attempts;
         this.rows = rows;
         this.replays = replays;
         this.requeues = requeues;
@@ -206,6 +210,19 @@ public class AdminResource {
             return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, "outTradeNo is required"));
         }
         return outbox.listForOrder(pool, merchantId, outTradeNo).map(list -> Response.ok(list).build());
+    }
+
+    @GET
+    @Path("outbox/{id}/attempts")
+    @APIResponse(responseCode = "200", description = "every HTTP try of the event, oldest first",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(type = SchemaType.ARRAY, implementation = RecordedAttempt.class)))
+    @APIResponse(responseCode = "404", description = "no such event in the hot table (unknown, or archived)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<Response> attempts(@PathParam("id") long id) {
+        return attempts.list(id).map(found -> found.isPresent()
+                ? Response.ok(found.get()).build()
+                : ErrorBody.response(Response.Status.NOT_FOUND, "no outbox event " + id));
     }
 
     @POST

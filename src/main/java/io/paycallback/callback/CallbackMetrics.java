@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.ChannelId;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.EnumMap;
@@ -17,6 +18,7 @@ import java.util.concurrent.TimeUnit;
  * Every series exists from start-up (at zero), so rate() and absent-data alerts work before the first callback, and
  * the hot path only looks meters up instead of building them.
  */
+@Startup
 @ApplicationScoped
 public class CallbackMetrics {
 

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.LeasedTable;
+import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -26,6 +27,7 @@ import java.util.concurrent.TimeUnit;
  * <li>{@code paycallback_quarantine_rows}: signed callbacks we could not parse.</li>
  * </ul>
  */
+@Startup
 @ApplicationScoped
 public class BacklogGauges {
 

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps the hot tables small. Raw bodies of callbacks done for a day are blanked (status DONE to COMPACTED); done rows
- * past the retention move to the archive tables. Both walk the (status, next_retry_at) index in small batches, so no
+ * past the retention move to the archive tables, an outbox row together with its delivery attempts. Both walk the (status, next_retry_at) index in small batches, so no
  * statement holds many locks; both are idempotent, and several instances may run them at once (the row locks of the
  * archive batch make the loser find nothing).
  */
@@ -40,6 +40,9 @@ public class Housekeeping {
             SELECT * FROM %s WHERE status = ? AND next_retry_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)
             ORDER BY next_retry_at LIMIT ? FOR UPDATE""";
     private static final String DELETE = "DELETE FROM %s WHERE id = ? AND status = ?";
+    static final String ATTEMPTS = "delivery_attempts";
+    private static final String SELECT_ATTEMPTS = "SELECT * FROM " + ATTEMPTS + " WHERE outbox_id IN (%s)";
+    private static final String DELETE_ATTEMPT = "DELETE FROM " + ATTEMPTS + " WHERE id = ?";
 
     private final Pool pool;
     private final Duration blankAfter;
@@ -121,12 +124,38 @@ public class Housekeeping {
                 .execute(Tuple.of(status.code(), TimeUnit.MICROSECONDS.convert(retention), batchSize))
                 .flatMap(rows -> rows.size() == 0
                         ? Uni.createFrom().item(0)
-                        : copy(tx, table, rows).chain(() -> delete(tx, table, status, rows)).replaceWith(rows.size()));
+                        : copy(tx, table.table(), rows).chain(() -> delete(tx, table, status, rows))
+                        .chain(() -> table == LeasedTable.OUTBOX ? archiveAttempts(tx, rows) : Uni.createFrom().voidItem())
+                        .replaceWith(rows.size()));
     }
 
-    private static Uni<Void> copy(SqlClient tx, LeasedTable table, RowSet<Row> rows) {
+    /**
+     * The attempts of outbox rows this batch archives. No lock needed: attempts are only written while their row is
+     * pending, and these rows are done and locked by the batch.
+     */
+    private static Uni<Void> archiveAttempts(SqlClient tx, RowSet<Row> events) {
+        List<Object> ids = new ArrayList<>();
+        for (Row row : events) {
+            ids.add(row.getLong("id"));
+        }
+        return tx.preparedQuery(SELECT_ATTEMPTS.formatted(String.join(", ", Collections.nCopies(ids.size(), "?"))))
+                .execute(Tuple.from(ids))
+                .flatMap(attempts -> {
+                    if (attempts.size() == 0) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    List<Tuple> attemptIds = new ArrayList<>();
+                    for (Row attempt : attempts) {
+                        attemptIds.add(Tuple.of(attempt.getLong("id")));
+                    }
+                    return copy(tx, ATTEMPTS, attempts)
+                            .chain(() -> tx.preparedQuery(DELETE_ATTEMPT).executeBatch(attemptIds).replaceWithVoid());
+                });
+    }
+
+    private static Uni<Void> copy(SqlClient tx, String table, RowSet<Row> rows) {
         List<String> columns = rows.columnsNames();
-        String insert = "INSERT INTO " + table.table() + "_archive (" + String.join(", ", columns) + ") VALUES ("
+        String insert = "INSERT INTO " + table + "_archive (" + String.join(", ", columns) + ") VALUES ("
                 + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")";
         List<Tuple> batch = new ArrayList<>();
         for (Row row : rows) {

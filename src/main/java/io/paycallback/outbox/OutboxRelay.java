@@ -2,6 +2,7 @@ package io.paycallback.outbox;
 
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.LeaseLostException;
 import io.paycallback.ledger.Leases;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -21,6 +22,7 @@ import java.util.Map;
 /**
  * Delivers one leased outbox row: a JSON POST with an Idempotency-Key that is the same on every try, so a receiver
  * that saw an earlier try can tell. Any 2xx is delivered; anything else fails the try and the lease's backoff decides.
+ * Every HTTP try is recorded in {@code delivery_attempts} with the outcome it led to.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -34,12 +36,17 @@ public class OutboxRelay {
     private final Leases leases;
     private final Outbox outbox;
     private final WebClient http;
+    private final DeliveryAttempts attempts;
+    private final DeliveryMetrics metrics;
     private final Map<String, PayCallbackConfig.Downstream.Destination> destinations;
 
-    public OutboxRelay(Pool pool, Leases leases, Outbox outbox, Vertx vertx, PayCallbackConfig config) {
+    public OutboxRelay(Pool pool, Leases leases, Outbox outbox, DeliveryAttempts attempts, DeliveryMetrics metrics,
+                       Vertx vertx, PayCallbackConfig config) {
         this.pool = pool;
         this.leases = leases;
         this.outbox = outbox;
+        this.attempts = attempts;
+        this.metrics = metrics;
         this.http = WebClient.create(vertx);
         this.destinations = config.downstream().destinations();
     }
@@ -49,36 +56,50 @@ public class OutboxRelay {
         http.close();
     }
 
-    /** Delivers and marks the row done; fails when the destination did not take it. */
+    /**
+     * Delivers and marks the row done, recording the try in the same transaction; fails when the destination did not
+     * take it, with a {@link DeliveryFailedException} that carries the try for the failure's own transaction.
+     */
     public Uni<String> deliver(Lease lease) {
         return pool.preparedQuery(LOAD).execute(Tuple.of(lease.id()))
                 .map(rows -> rows.iterator().next())
-                .flatMap(row -> send(row).replaceWith(row.getString("type")))
-                .call(type -> leases.finish(pool, lease));
+                .flatMap(row -> {
+                    String destination = row.getString("destination");
+                    String type = row.getString("type");
+                    String idempotencyKey = Outbox.idempotencyKey(row.getString("source"), type, destination);
+                    if (Outbox.LOG_DESTINATION.equals(destination)) {
+                        log(idempotencyKey, row.getString("payload"));
+                        return leases.finish(pool, lease).replaceWith(type);
+                    }
+                    return send(lease, destination, idempotencyKey, row.getString("payload"))
+                            .invoke(metrics::record)
+                            .flatMap(attempt -> attempt.delivered()
+                                    ? attempts.withOutcome(attempt, tx -> leases.finish(tx, lease))
+                                    .onFailure(failure -> !(failure instanceof LeaseLostException))
+                                    .transform(failure -> new DeliveryFailedException(attempt, failure))
+                                    .replaceWith(type)
+                                    : Uni.createFrom().<String>failure(new DeliveryFailedException(attempt, null)));
+                });
     }
 
-    private Uni<Void> send(Row row) {
-        String destination = row.getString("destination");
-        String idempotencyKey = Outbox.idempotencyKey(row.getString("source"), row.getString("type"), destination);
-        if (Outbox.LOG_DESTINATION.equals(destination)) {
-            log(idempotencyKey, row.getString("payload"));
-            return Uni.createFrom().voidItem();
-        }
+    /** One HTTP try; never fails: what went wrong is in the attempt. */
+    private Uni<DeliveryAttempt> send(Lease lease, String destination, String idempotencyKey, String payload) {
+        long started = System.nanoTime();
         PayCallbackConfig.Downstream.Destination target = destinations.get(destination);
         if (target == null) {
-            return Uni.createFrom().failure(new IllegalStateException("destination '" + destination + "' is not configured"));
+            return Uni.createFrom().item(DeliveryAttempt.failed(lease, destination,
+                    "destination '" + destination + "' is not configured", started));
         }
         return http.postAbs(target.url())
                 .putHeader("Content-Type", "application/json")
                 .putHeader("Idempotency-Key", idempotencyKey)
                 .timeout(target.timeout().toMillis())
-                .sendBuffer(io.vertx.mutiny.core.buffer.Buffer.newInstance(Buffer.buffer(row.getString("payload"))))
-                .map(response -> {
-                    if (response.statusCode() / 100 != 2) {
-                        throw new IllegalStateException(destination + " answered HTTP " + response.statusCode());
-                    }
-                    return null;
-                });
+                .sendBuffer(io.vertx.mutiny.core.buffer.Buffer.newInstance(Buffer.buffer(payload)))
+                .map(response -> DeliveryAttempt.answered(lease, destination, response.statusCode(),
+                        response.body() == null ? null : response.body().getBytes(), started))
+                .onFailure().recoverWithItem(failure -> DeliveryAttempt.failed(lease, destination,
+                        failure.getClass().getSimpleName() + (failure.getMessage() == null ? "" : ": " + failure.getMessage()),
+                        started));
     }
 
     /**

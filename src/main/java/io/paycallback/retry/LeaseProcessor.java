@@ -9,6 +9,9 @@ import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.order.PaymentTransition;
 import io.paycallback.order.RefundTransition;
 import io.paycallback.order.Transition;
+import io.paycallback.outbox.DeliveryAttempt;
+import io.paycallback.outbox.DeliveryAttempts;
+import io.paycallback.outbox.DeliveryFailedException;
 import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.OutboxRelay;
 import io.paycallback.reconcile.Reconciler;
@@ -22,10 +25,12 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One try of one leased row, whatever its table: the business step in one transaction that also finishes the row
  * (fenced by the lease), or on failure the backoff: reschedule, or after the last delay a dead letter with its alert.
+ * An outbox event's failed HTTP try is recorded in the same transaction as the reschedule or the dead letter.
  * Blocks the calling thread, which is always a worker thread, never the event loop.
  */
 @ApplicationScoped
@@ -41,13 +46,15 @@ public class LeaseProcessor {
     private final OutboxRelay relay;
     private final Reconciler reconciler;
     private final RefundSubmitter submitter;
+    private final DeliveryAttempts attempts;
     private final ProcessingMetrics metrics;
     private final RetryPolicy policy;
     private final Duration leaseTime;
 
     public LeaseProcessor(Pool pool, Leases leases, StoredCallbacks callbacks, PaymentTransition payments,
-                          RefundTransition refunds, OutboxRelay relay, Reconciler reconciler,
-                          RefundSubmitter submitter, ProcessingMetrics metrics, PayCallbackConfig config) {
+                          RefundTransition refunds, OutboxRelay relay, DeliveryAttempts attempts,
+                          Reconciler reconciler, RefundSubmitter submitter, ProcessingMetrics metrics,
+                          PayCallbackConfig config) {
         this.pool = pool;
         this.leases = leases;
         this.callbacks = callbacks;
@@ -56,6 +63,7 @@ public class LeaseProcessor {
         this.relay = relay;
         this.reconciler = reconciler;
         this.submitter = submitter;
+        this.attempts = attempts;
         this.metrics = metrics;
         this.policy = new RetryPolicy(config.retry().backoff());
         this.leaseTime = config.retry().lease();
@@ -109,16 +117,22 @@ public class LeaseProcessor {
     private List<Emission> fail(Lease lease, RuntimeException failure) {
         String error = describe(failure);
         Optional<Duration> delay = policy.delayAfter(lease.failures());
+        Optional<DeliveryAttempt> attempt = failure instanceof DeliveryFailedException delivery
+                ? Optional.of(delivery.attempt()) : Optional.empty();
         try {
             if (delay.isPresent()) {
-                leases.reschedule(pool, lease, delay.get(), error).await().atMost(leaseTime);
+                (attempt.isPresent()
+                        ? attempts.withOutcome(attempt.get(), tx -> leases.reschedule(tx, lease, delay.get(), error))
+                        : leases.reschedule(pool, lease, delay.get(), error)).await().atMost(leaseTime);
                 metrics.record(lease.table(), ProcessingMetrics.RETRIED);
                 LOG.warnf("%s #%d failed (try %d), next in %s: %s", lease.table().table(), lease.id(),
                         lease.failures() + 1, delay.get(), error);
                 return List.of();
             }
-            List<Emission> alerts = pool.withTransaction(tx -> leases.bury(tx, lease, error)
-                    .chain(() -> giveUp(tx, lease, error))).await().atMost(leaseTime);
+            Function<SqlClient, Uni<List<Emission>>> bury = tx -> leases.bury(tx, lease, error)
+                    .chain(() -> giveUp(tx, lease, error));
+            List<Emission> alerts = (attempt.isPresent() ? attempts.withOutcome(attempt.get(), bury)
+                    : pool.withTransaction(bury::apply)).await().atMost(leaseTime);
             metrics.record(lease.table(), ProcessingMetrics.DEAD);
             LOG.errorf("Dead letter %s #%d after %d tries: %s", lease.table().table(), lease.id(),
                     lease.failures() + 1, error);

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.order.Transition;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.Map;
  * {@code paycallback_processing_total{table,result}}: what each leased try came to. Every series exists from
  * start-up, at zero.
  */
+@Startup
 @ApplicationScoped
 public class ProcessingMetrics {
 

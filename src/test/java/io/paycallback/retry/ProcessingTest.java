@@ -8,6 +8,7 @@ import io.paycallback.ledger.Leases;
 import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.order.PaymentTransition;
 import io.paycallback.order.RefundTransition;
+import io.paycallback.outbox.DeliveryAttempts;
 import io.paycallback.outbox.OutboxRelay;
 import io.paycallback.reconcile.Reconciler;
 import io.paycallback.submission.RefundSubmitter;
@@ -67,6 +68,8 @@ class ProcessingTest {
     Reconciler reconciler;
     @Inject
     RefundSubmitter submitter;
+    @Inject
+    DeliveryAttempts attempts;
     @Inject
     ProcessingMetrics metrics;
     @Inject
@@ -339,7 +342,7 @@ class ProcessingTest {
     void twoIndependentWorkerSetsOnOneDatabaseProduceOneEffectPerPayment() throws Exception {
         Leases otherLeases = new Leases(pool);
         LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, storedCallbacks, paymentTransition,
-                refundTransition, relay, reconciler, submitter, metrics, config);
+                refundTransition, relay, attempts, reconciler, submitter, metrics, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, relay, config);
         Scanner otherScanner = new Scanner(otherLeases, otherWorker, config);
         try {

@@ -2,6 +2,8 @@ package io.paycallback.testsupport;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -24,6 +26,16 @@ public final class EventSink {
 
     public void answer(int status) {
         given().body(Integer.toString(status)).post(base + "/answer").then().statusCode(200);
+    }
+
+    /** What the sink's answers carry as their body from now on. */
+    public void answerBody(String body) {
+        given().body(body.getBytes(StandardCharsets.UTF_8)).post(base + "/answer-body").then().statusCode(200);
+    }
+
+    /** How long the sink waits before it answers an event, from now on. */
+    public void delay(Duration delay) {
+        given().body(Long.toString(delay.toMillis())).post(base + "/delay").then().statusCode(200);
     }
 
     public void reset() {

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A downstream receiver on loopback, subscribed to every event type. Tests steer it and read what it received over
@@ -24,6 +26,8 @@ public class EventSinkResource implements QuarkusTestResourceLifecycleManager {
     private HttpServer server;
     private final List<String> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger answer = new AtomicInteger(200);
+    private final AtomicReference<String> answerBody = new AtomicReference<>("");
+    private final AtomicLong delayMillis = new AtomicLong();
 
     @Override
     public Map<String, String> start() {
@@ -39,9 +43,19 @@ public class EventSinkResource implements QuarkusTestResourceLifecycleManager {
             answer.set(Integer.parseInt(new String(read(exchange), StandardCharsets.UTF_8).trim()));
             respond(exchange, 200, "");
         });
+        server.createContext("/answer-body", exchange -> {
+            answerBody.set(new String(read(exchange), StandardCharsets.UTF_8));
+            respond(exchange, 200, "");
+        });
+        server.createContext("/delay", exchange -> {
+            delayMillis.set(Long.parseLong(new String(read(exchange), StandardCharsets.UTF_8).trim()));
+            respond(exchange, 200, "");
+        });
         server.createContext("/reset", exchange -> {
             received.clear();
             answer.set(200);
+            answerBody.set("");
+            delayMillis.set(0);
             respond(exchange, 200, "");
         });
         server.start();
@@ -56,6 +70,14 @@ public class EventSinkResource implements QuarkusTestResourceLifecycleManager {
 
     private void event(HttpExchange exchange) throws IOException {
         byte[] body = read(exchange);
+        long delay = delayMillis.get();
+        if (delay > 0) {
+            try {
+                Thread.sleep(delay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         int status = answer.get();
         if (status / 100 == 2) {
             // One line per delivery: the key, then the event type taken from the JSON body.
@@ -64,7 +86,7 @@ public class EventSinkResource implements QuarkusTestResourceLifecycleManager {
             received.add(exchange.getRequestHeaders().getFirst("Idempotency-Key") + " "
                     + json.substring(typeAt, json.indexOf('"', typeAt)));
         }
-        respond(exchange, status, "");
+        respond(exchange, status, answerBody.get());
     }
 
     private static byte[] read(HttpExchange exchange) throws IOException {

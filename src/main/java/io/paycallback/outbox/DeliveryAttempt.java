@@ -1,0 +1,66 @@
+package io.paycallback.outbox;
+
+import io.paycallback.ledger.Lease;
+
+import java.util.Arrays;
+
+/**
+ * One HTTP try of an outbox event, as the relay saw it, before it is written to {@code delivery_attempts}. The
+ * response body is cut to {@value #BODY_LIMIT} bytes at a UTF-8 character boundary; it is stored, never logged.
+ *
+ * @param tryNumber      the row's failed tries before this one, plus one
+ * @param httpStatus     null when no answer came
+ * @param error          why no answer came; null when one did
+ * @param startedNanos   {@link System#nanoTime()} when the try started, so the row's time is the start of the try
+ * @param responseLength the full answer's length in bytes; null when no answer came
+ * @param responseBody   the answer's first bytes; null when no answer came
+ */
+public record DeliveryAttempt(long outboxId, int tryNumber, String destination, DeliveryResult result,
+                              Integer httpStatus, String error, long startedNanos, long latencyMillis,
+                              Integer responseLength, byte[] responseBody) {
+
+    public static final int BODY_LIMIT = 512;
+    static final int ERROR_LIMIT = 512;
+
+    static DeliveryAttempt answered(Lease lease, String destination, int status, byte[] body, long startedNanos) {
+        byte[] answer = body == null ? new byte[0] : body;
+        return new DeliveryAttempt(lease.id(), lease.failures() + 1, destination,
+                status / 100 == 2 ? DeliveryResult.DELIVERED : DeliveryResult.REFUSED, status, null, startedNanos,
+                elapsedMillis(startedNanos), answer.length, truncate(answer));
+    }
+
+    static DeliveryAttempt failed(Lease lease, String destination, String error, long startedNanos) {
+        String text = error.length() > ERROR_LIMIT ? error.substring(0, ERROR_LIMIT) : error;
+        return new DeliveryAttempt(lease.id(), lease.failures() + 1, destination, DeliveryResult.FAILED, null, text,
+                startedNanos, elapsedMillis(startedNanos), null, null);
+    }
+
+    public boolean delivered() {
+        return result == DeliveryResult.DELIVERED;
+    }
+
+    /** For the outbox row's last_error and the log: never the body, which may hold anything the destination sent. */
+    public String describe() {
+        return switch (result) {
+            case DELIVERED -> destination + " took it with HTTP " + httpStatus;
+            case REFUSED -> destination + " answered HTTP " + httpStatus;
+            case FAILED -> error;
+        };
+    }
+
+    static byte[] truncate(byte[] body) {
+        if (body.length <= BODY_LIMIT) {
+            return body;
+        }
+        int end = BODY_LIMIT;
+        // body[end] is the first byte left out; if it continues a character, that character is cut: leave it out whole.
+        while (end > 0 && (body[end] & 0xC0) == 0x80) {
+            end--;
+        }
+        return Arrays.copyOf(body, end);
+    }
+
+    private static long elapsedMillis(long startedNanos) {
+        return (System.nanoTime() - startedNanos) / 1_000_000;
+    }
+}
