@@ -27,7 +27,7 @@ public class Refunds {
                                             created_at, updated_at)
             VALUES (?, ?, ?, 0, 0, NOW(3), NOW(3), NOW(3))""";
     static final String FIND_REQUEST = """
-            SELECT status, out_trade_no, channel_trade_no, amount, currency, reason
+            SELECT status, channel_refund_id, out_trade_no, channel_trade_no, amount, currency, reason
             FROM refunds WHERE merchant_id = ? AND channel = ? AND refund_no = ?""";
     static final String MARK_SUBMITTED = """
             UPDATE refunds SET status = 'SUBMITTED', channel_refund_id = COALESCE(?, channel_refund_id), updated_at = NOW(3)
@@ -51,9 +51,9 @@ public class Refunds {
                          RefundStatus status, String reason) {
     }
 
-    /** A refund as it is to be submitted. */
-    public record Request(RefundStatus status, String outTradeNo, String channelTradeNo, BigDecimal amount,
-                          String currency, String reason) {
+    /** A refund as it is to be submitted, and what its submission brought back. */
+    public record Request(RefundStatus status, String channelRefundId, String outTradeNo, String channelTradeNo,
+                          BigDecimal amount, String currency, String reason) {
     }
 
     /** What the table already holds under a refund's key. */
@@ -81,7 +81,8 @@ public class Refunds {
                 return Optional.empty();
             }
             Row row = iterator.next();
-            return Optional.of(new Request(RefundStatus.valueOf(row.getString("status")), row.getString("out_trade_no"),
+            return Optional.of(new Request(RefundStatus.valueOf(row.getString("status")),
+                    row.getString("channel_refund_id"), row.getString("out_trade_no"),
                     row.getString("channel_trade_no"), row.getBigDecimal("amount"), row.getString("currency"),
                     row.getString("reason")));
         });

@@ -36,6 +36,7 @@ final class AlipayClient implements ProviderClient {
             .withZone(ZoneId.of("Asia/Shanghai"));
     private static final String QUERY = "alipay.trade.query";
     private static final String REFUND = "alipay.trade.refund";
+    private static final String REFUND_QUERY = "alipay.trade.fastpay.refund.query";
     private static final String SUCCESS = "10000";
     private static final String BUSINESS_FAILURE = "40004";
     private static final String UNAVAILABLE = "20000";
@@ -106,6 +107,27 @@ final class AlipayClient implements ProviderClient {
                         refundFee == null ? null : new BigDecimal(refundFee).setScale(2), refund.currency()));
             }
             return new RefundAnswer(null, settled, answer.body());
+        });
+    }
+
+    /**
+     * {@code refund_status=REFUND_SUCCESS} is the only final answer: without it the refund is not done (yet), and
+     * Alipay's notice or a later query tells.
+     */
+    @Override
+    public Uni<Optional<Notice.Refund>> queryRefund(RefundOrder refund, String channelRefundId) {
+        ObjectNode biz = JSON.createObjectNode()
+                .put("trade_no", refund.channelTradeNo())
+                .put("out_request_no", refund.refundNo());
+        return call(refund.merchantId(), REFUND_QUERY, biz).map(answer -> {
+            Map<String, String> fields = succeeded(answer);
+            if (!"REFUND_SUCCESS".equals(fields.get("refund_status"))) {
+                return Optional.empty();
+            }
+            String amount = fields.get("refund_amount");
+            return Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.ALIPAY, refund.refundNo(), null,
+                    refund.channelTradeNo(), refund.outTradeNo(), Notice.RefundResult.SUCCEEDED,
+                    amount == null ? refund.amount() : new BigDecimal(amount).setScale(2), null, refund.currency()));
         });
     }
 

@@ -1,7 +1,10 @@
 package io.paycallback.provider;
 
 import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.Notice;
 import io.smallrye.mutiny.Uni;
+
+import java.util.Optional;
 
 /**
  * One provider's API for one merchant's keys. Failures are {@link ProviderException}s; nothing is logged here, so keys,
@@ -16,4 +19,12 @@ public interface ProviderClient {
 
     /** Submits a refund, idempotent by its refund number: submitting it again never refunds twice. */
     Uni<RefundAnswer> submitRefund(RefundOrder refund);
+
+    /**
+     * Asks for the state of a refund we submitted.
+     *
+     * @param channelRefundId the provider's id from the submission's answer, when it gave one
+     * @return its final state, or empty while the provider is still working on it
+     */
+    Uni<Optional<Notice.Refund>> queryRefund(RefundOrder refund, String channelRefundId);
 }

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The provider API clients, built once from configuration: a merchant gets a client for a provider only when its API
@@ -29,6 +30,8 @@ import java.util.Optional;
 public class ProviderClients {
 
     private static final String PREFIX = "paycallback.merchants.";
+    private static final Pattern STRIPE_KEY = Pattern.compile("(sk|rk)_[A-Za-z0-9_]+");
+    private static final Pattern SERIAL = Pattern.compile("[0-9A-Fa-f]{8,64}");
 
     private final WebClient http;
     private final WxPayClient wxpay;
@@ -47,7 +50,8 @@ public class ProviderClients {
             merchant.alipay().ifPresent(keys -> keys.appPrivateKey().ifPresent(key -> alipayKeys.put(merchantId,
                     new AlipayClient.Keys(keys.appId(), PrivateKeys.parse(key, PREFIX + merchantId + ".alipay.app-private-key"),
                             PublicKeys.parse(keys.publicKey(), PREFIX + merchantId + ".alipay.public-key")))));
-            merchant.stripe().ifPresent(keys -> keys.apiKey().ifPresent(key -> stripeKeys.put(merchantId, key)));
+            merchant.stripe().ifPresent(keys -> keys.apiKey().ifPresent(key -> stripeKeys.put(merchantId,
+                    stripeKey(key, PREFIX + merchantId + ".stripe.api-key"))));
         });
         this.wxpay = new WxPayClient(http, providers.wxpay().baseUrl(), providers.timeout(), clock,
                 (WxPayChannel) channels.get(ChannelId.WXPAY), wxKeys);
@@ -61,8 +65,18 @@ public class ProviderClients {
             throw new IllegalArgumentException(section + "merchant-serial and " + section
                     + "merchant-private-key go together");
         }
+        keys.merchantSerial().filter(serial -> !SERIAL.matcher(serial).matches()).ifPresent(serial -> {
+            throw new IllegalArgumentException(section + "merchant-serial is not a certificate serial (hexadecimal)");
+        });
         return keys.merchantSerial().map(serial -> new WxPayClient.Keys(keys.mchid(), serial,
                 PrivateKeys.parse(keys.merchantPrivateKey().orElseThrow(), section + "merchant-private-key")));
+    }
+
+    private static String stripeKey(String key, String configKey) {
+        if (!STRIPE_KEY.matcher(key).matches()) {
+            throw new IllegalArgumentException(configKey + " is not a Stripe secret (sk_...) or restricted (rk_...) key");
+        }
+        return key;
     }
 
     @PreDestroy

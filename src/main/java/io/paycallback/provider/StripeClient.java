@@ -90,6 +90,20 @@ final class StripeClient implements ProviderClient {
         });
     }
 
+    @Override
+    public Uni<Optional<Notice.Refund>> queryRefund(RefundOrder refund, String channelRefundId) {
+        if (channelRefundId == null) {
+            return Uni.createFrom().failure(new ProviderException(PROVIDER,
+                    new ProviderFailure.BadAnswer("no refund id was recorded to ask about")));
+        }
+        var request = http.requestAbs(HttpMethod.GET, baseUrl + "/v1/refunds/" + encode(channelRefundId));
+        return call(refund.merchantId(), request, null).map(response -> {
+            JsonNode object = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer"));
+            Notice notice = Parsing.read(PROVIDER, () -> StripeChannel.refund(refund.merchantId(), object, refund.outTradeNo()));
+            return notice instanceof Notice.Refund done ? Optional.of(done) : Optional.empty();
+        });
+    }
+
     private Uni<ProviderHttp.Response> call(String merchantId, HttpRequest<Buffer> request,
                                             byte[] body) {
         request.putHeader("Authorization", "Bearer " + apiKeys.get(merchantId));

@@ -100,6 +100,17 @@ final class WxPayClient implements ProviderClient {
                 });
     }
 
+    @Override
+    public Uni<Optional<Notice.Refund>> queryRefund(RefundOrder refund, String channelRefundId) {
+        Keys keys = merchants.get(refund.merchantId());
+        return call(refund.merchantId(), keys, HttpMethod.GET,
+                "/v3/refund/domestic/refunds/" + pathSegment(refund.refundNo()), "")
+                .map(response -> {
+                    JsonNode answer = verified(refund.merchantId(), keys, response);
+                    return settled(refund, answer, answer.path("refund_id").asText(channelRefundId));
+                });
+    }
+
     private Optional<Notice.Refund> settled(RefundOrder refund, JsonNode answer, String refundId) {
         Notice.RefundResult result = switch (answer.path("status").asText("")) {
             case "SUCCESS" -> Notice.RefundResult.SUCCEEDED;

@@ -1,6 +1,7 @@
 package io.paycallback.submission;
 
 import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.Notice;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.CallbackLedger;
 import io.paycallback.ledger.Lease;
@@ -27,6 +28,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -35,13 +37,15 @@ import java.util.Optional;
  * Submits a refund the state machine decided on (paid twice, paid after close) to the provider of the payment being
  * refunded, idempotent by our refund number, so a retry after a lost answer never refunds twice. The provider's
  * acceptance marks the refund SUBMITTED and emits {@code refund.submitted}; a final state already in the answer is
- * stored like a refund notice, under the notice's key, so it and the provider's own notice count once between them.
+ * stored like a refund notice, under the notice's key, so it and the provider's own notice count once between them;
+ * without one, the refund is asked about on {@code paycallback.reconcile.schedule} until it is final.
  * A rejection is a dead letter with the provider's error code; any other failure is retried on the backoff.
  */
 @ApplicationScoped
 public class RefundSubmitter {
 
     static final String FIND = "SELECT merchant_id, channel, refund_no FROM refund_submissions WHERE id = ?";
+    private static final String AWAITING = "accepted, awaiting the refund's final state";
 
     private final Pool pool;
     private final Leases leases;
@@ -51,6 +55,7 @@ public class RefundSubmitter {
     private final Outbox outbox;
     private final ProviderClients providers;
     private final Duration timeout;
+    private final List<Duration> schedule;
 
     public RefundSubmitter(Pool pool, Leases leases, Refunds refunds, StoredCallbacks callbacks, CallbackLedger ledger,
                            Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
@@ -62,6 +67,7 @@ public class RefundSubmitter {
         this.outbox = outbox;
         this.providers = providers;
         this.timeout = config.providers().timeout().multipliedBy(2);
+        this.schedule = config.reconcile().schedule();
     }
 
     /** The refund a submission row is about. */
@@ -72,7 +78,7 @@ public class RefundSubmitter {
         Submission submission = find(pool, lease.id()).await().atMost(timeout);
         Optional<Refunds.Request> request = refunds.findRequest(pool, submission.merchantId(), submission.channel(),
                 submission.refundNo()).await().atMost(timeout);
-        if (request.isEmpty() || request.get().status() != RefundStatus.REQUESTED) {
+        if (request.isEmpty() || request.get().status().settled()) {
             leases.finish(pool, lease).await().atMost(timeout);
             return Transition.of(Transition.Result.DUPLICATE, List.of());
         }
@@ -88,9 +94,16 @@ public class RefundSubmitter {
         RefundOrder order = new RefundOrder(submission.merchantId(), submission.refundNo(), refund.outTradeNo(),
                 refund.channelTradeNo(), refund.amount(), payment == null ? refund.amount() : payment.amount(),
                 refund.currency(), refund.reason());
+        return refund.status() == RefundStatus.REQUESTED
+                ? submit(lease, submission, refund, client.get(), order)
+                : awaitFinalState(lease, submission, refund, client.get(), order);
+    }
+
+    private Transition submit(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
+                              RefundOrder order) {
         RefundAnswer answer;
         try {
-            answer = client.get().submitRefund(order).await().atMost(timeout);
+            answer = client.submitRefund(order).await().atMost(timeout);
         } catch (ProviderException failed) {
             if (failed.rejected()) {
                 return deadLetter(lease, submission, refund, "refund rejected: " + failed.getMessage());
@@ -100,10 +113,37 @@ public class RefundSubmitter {
         List<Emission> emitted = pool.withTransaction(tx -> refunds.markSubmitted(tx, submission.merchantId(),
                         submission.channel(), submission.refundNo(), answer.channelRefundId())
                 .chain(() -> outbox.emit(tx, event(submission, refund, EventType.REFUND_SUBMITTED, null)))
-                .call(() -> leases.finish(tx, lease))).await().atMost(timeout);
-        answer.settled().ifPresent(settled ->
-                ledger.reserve(settled, answer.body(), false, Origin.SUBMISSION).await().atMost(timeout));
+                .call(() -> answer.settled().isPresent()
+                        ? leases.finish(tx, lease)
+                        : leases.reschedule(tx, lease, delay(lease), AWAITING))).await().atMost(timeout);
+        answer.settled().ifPresent(settled -> store(settled, answer.body()));
         return new Transition(Transition.Result.REFUND_SUBMITTED, null, emitted);
+    }
+
+    /** Accepted but not final: ask on the query schedule until the answer, or the provider's notice, settles it. */
+    private Transition awaitFinalState(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
+                                       RefundOrder order) {
+        Optional<Notice.Refund> settled = client.queryRefund(order, refund.channelRefundId()).await().atMost(timeout);
+        if (settled.isPresent()) {
+            store(settled.get(), settled.get().toString().getBytes(StandardCharsets.UTF_8));
+            leases.finish(pool, lease).await().atMost(timeout);
+            return Transition.of(Transition.Result.REFUND_SETTLED, List.of());
+        }
+        if (lease.failures() >= schedule.size()) {
+            return deadLetter(lease, submission, refund, "refund " + submission.refundNo() + " still not final after "
+                    + (lease.failures() + 1) + " queries");
+        }
+        leases.reschedule(pool, lease, delay(lease), AWAITING).await().atMost(timeout);
+        return new Transition(Transition.Result.QUERIED, AWAITING, List.of());
+    }
+
+    private Duration delay(Lease lease) {
+        return schedule.get(Math.min(lease.failures(), schedule.size() - 1));
+    }
+
+    /** Stored under the refund notice's key: whichever of it and the provider's own notice comes first counts. */
+    private void store(Notice.Refund settled, byte[] body) {
+        ledger.reserve(settled, body, false, Origin.SUBMISSION).await().atMost(timeout);
     }
 
     private Transition deadLetter(Lease lease, Submission submission, Refunds.Request refund, String reason) {

@@ -188,6 +188,11 @@ class AdminAndHousekeepingTest {
         db.update("INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,"
                 + " next_retry_at, created_at, updated_at) VALUES (?, 'order.paid', 'sink', 'default', 'ORD-HK', '{}', 1, 0,"
                 + " DATE_SUB(NOW(3), INTERVAL 100 DAY), NOW(3), NOW(3))", "hk:" + ancient);
+        // Every column of the hot table must exist in its archive: a refund known only by its running total.
+        db.update("INSERT INTO refund_callback_log (merchant_id, channel, refund_no, channel_trade_no, out_trade_no,"
+                + " refund_state, amount, refunded_total, currency, origin, status, retry_count, next_retry_at, raw_body,"
+                + " created_at, updated_at) VALUES ('default', 'alipay', ?, ?, 'ORD-HK', 'SUCCEEDED', NULL, 20.00, 'CNY',"
+                + " 'callback', 3, 0, DATE_SUB(NOW(3), INTERVAL 100 DAY), '', NOW(3), NOW(3))", ancient, ancient);
 
         Housekeeping.Result result = housekeeping.runOnce();
         assertThat(result.blanked()).isGreaterThanOrEqualTo(1);
@@ -203,6 +208,8 @@ class AdminAndHousekeepingTest {
         assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log_archive WHERE channel_trade_no = ?", ancient)).isEqualTo(1);
         assertThat(db.count("SELECT COUNT(*) FROM outbox_archive WHERE source = ?", "hk:" + ancient)).isEqualTo(1);
         assertThat(db.count("SELECT COUNT(*) FROM outbox WHERE source = ?", "hk:" + ancient)).isZero();
+        assertThat(db.first("SELECT refunded_total FROM refund_callback_log_archive WHERE refund_no = ?", ancient)
+                .getBigDecimal("refunded_total")).isEqualByComparingTo("20.00");
 
         long compacted = db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", old).getLong("id");
         Api.authorized().post("/admin/callbacks/payment/" + compacted + "/replay").then().statusCode(409);

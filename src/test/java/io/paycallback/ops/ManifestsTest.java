@@ -96,7 +96,9 @@ class ManifestsTest {
             "paycallback_processing_total",
             "paycallback_backlog_stale_pending",
             "paycallback_dead_letters",
-            "paycallback_quarantine_rows");
+            "paycallback_quarantine_rows",
+            "paycallback_reconcile_queries_total",
+            "paycallback_reconcile_found_paid_total");
     /** Prometheus's own per-target series, for the target-down alert. */
     private static final String SCRAPE_HEALTH = "up";
     private static final Map<String, Set<String>> LABEL_VALUES = Map.of(

@@ -1,18 +1,55 @@
 package io.paycallback.testsupport;
 
+import io.paycallback.channel.TestKeys;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
+import java.security.KeyPair;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.Map;
 
-/** Gives every {@code @QuarkusTest} application freshly generated merchant keys. */
+/**
+ * Gives every {@code @QuarkusTest} application freshly generated merchant keys, and fake provider APIs on loopback
+ * that know the other half of each key (they verify our requests and sign their answers like the providers).
+ */
 public class ProviderKeysResource implements QuarkusTestResourceLifecycleManager {
+
+    static final String WX_MERCHANT_SERIAL = "5157F09EFDC096DE15EBE81A47057A7232F1B8E1";
+    /** Longer than the clients' timeout in the test profile: an answer that comes this late is lost. */
+    private static final long LOST_ANSWER_DELAY_MILLIS = 3500;
+
+    private FakeProviders fakes;
 
     @Override
     public Map<String, String> start() {
-        return ProviderKeys.generate().asConfig();
+        ProviderKeys keys = ProviderKeys.generate();
+        KeyPair wxMerchant = TestKeys.rsa();
+        KeyPair alipayApp = TestKeys.rsa();
+        String stripeApiKey = "sk_test_" + Long.toHexString(Double.doubleToLongBits(Math.random()));
+        fakes = new FakeProviders(keys, wxMerchant.getPublic(), WX_MERCHANT_SERIAL, alipayApp.getPublic(), stripeApiKey,
+                LOST_ANSWER_DELAY_MILLIS);
+        String base = fakes.start();
+        Map<String, String> config = new HashMap<>(keys.asConfig());
+        String merchant = "paycallback.merchants." + ProviderKeys.MERCHANT + ".";
+        config.put(merchant + "wxpay.merchant-serial", WX_MERCHANT_SERIAL);
+        config.put(merchant + "wxpay.merchant-private-key", der(wxMerchant.getPrivate().getEncoded()));
+        config.put(merchant + "alipay.app-private-key", der(alipayApp.getPrivate().getEncoded()));
+        config.put(merchant + "stripe.api-key", stripeApiKey);
+        config.put("paycallback.providers.wxpay.base-url", base + "/wx");
+        config.put("paycallback.providers.alipay.gateway-url", base + "/alipay/gateway.do");
+        config.put("paycallback.providers.stripe.base-url", base + "/stripe");
+        config.put("test.fake-providers.base-url", base);
+        return config;
+    }
+
+    private static String der(byte[] encoded) {
+        return Base64.getEncoder().encodeToString(encoded);
     }
 
     @Override
     public void stop() {
+        if (fakes != null) {
+            fakes.stop();
+        }
     }
 }

@@ -1,0 +1,417 @@
+package io.paycallback.testsupport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.paycallback.channel.TestKeys;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * WeChat Pay, Alipay and Stripe APIs on loopback, as strict as the real ones where it matters: each request's
+ * signature (or key) is checked as the provider checks it, each answer is signed with the provider's test key. Tests
+ * steer it and read what it saw over {@code /control/...} (it lives in another class loader than the tests).
+ *
+ * <p>Per provider, a mode decides the next answers: {@code ok}; {@code bad-signature} (signed with a stranger's key);
+ * {@code lose-answer} (the refund is made, but the answer comes after the client's timeout, once); {@code reject}
+ * (a refund is refused with the provider's error code); {@code refund-pending} (a refund is accepted, not final).
+ */
+final class FakeProviders {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern WX_AUTH = Pattern.compile(
+            "WECHATPAY2-SHA256-RSA2048 mchid=\"([^\"]*)\",nonce_str=\"([^\"]*)\",signature=\"([^\"]*)\",timestamp=\"([^\"]*)\",serial_no=\"([^\"]*)\"");
+
+    /** What a query answers for one order. */
+    private record Payment(String state, long amountMinor, String currency, String tradeNo) {
+    }
+
+    private final ProviderKeys keys;
+    private final PublicKey wxMerchantPublic;
+    private final PublicKey alipayAppPublic;
+    private final String stripeApiKey;
+    private final String wxMerchantSerial;
+    private final long answerDelayMillis;
+    private final PrivateKey stranger = TestKeys.rsa().getPrivate();
+    private final Map<String, Payment> payments = new ConcurrentHashMap<>();
+    private final Map<String, String> modes = new ConcurrentHashMap<>();
+    private final Map<String, String> refundAnswers = new ConcurrentHashMap<>();
+    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private HttpServer server;
+
+    FakeProviders(ProviderKeys keys, PublicKey wxMerchantPublic, String wxMerchantSerial, PublicKey alipayAppPublic,
+                  String stripeApiKey, long answerDelayMillis) {
+        this.keys = keys;
+        this.wxMerchantPublic = wxMerchantPublic;
+        this.wxMerchantSerial = wxMerchantSerial;
+        this.alipayAppPublic = alipayAppPublic;
+        this.stripeApiKey = stripeApiKey;
+        this.answerDelayMillis = answerDelayMillis;
+    }
+
+    String start() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        server.setExecutor(Executors.newFixedThreadPool(16));
+        server.createContext("/wx/", exchange -> handle(exchange, this::wx));
+        server.createContext("/alipay/", exchange -> handle(exchange, this::alipay));
+        server.createContext("/stripe/", exchange -> handle(exchange, this::stripe));
+        server.createContext("/control/", exchange -> handle(exchange, this::control));
+        server.start();
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    private record Answer(int status, Map<String, String> headers, String body) {
+        static Answer json(int status, String body) {
+            return new Answer(status, Map.of("Content-Type", "application/json"), body);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Handler {
+        Answer handle(HttpExchange exchange, String body) throws Exception;
+    }
+
+    private void handle(HttpExchange exchange, Handler handler) throws IOException {
+        Answer answer;
+        try (InputStream in = exchange.getRequestBody()) {
+            answer = handler.handle(exchange, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (Exception e) {
+            answer = Answer.json(500, "{\"error\":\"" + e.getClass().getSimpleName() + "\"}");
+        }
+        byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
+        answer.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+        exchange.sendResponseHeaders(answer.status(), bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+        exchange.close();
+    }
+
+    private String mode(String provider) {
+        return modes.getOrDefault(provider, "ok");
+    }
+
+    /** One line per request: provider, operation, key, whether its signature verified, and the time. */
+    private void record(String provider, String operation, String key, boolean verified) {
+        requests.add(provider + " " + operation + " " + key + " " + (verified ? "verified" : "unverified") + " "
+                + System.currentTimeMillis());
+    }
+
+    /** Answers once, after the client gave up waiting: the effect happened, the answer is lost. */
+    private void loseAnswerOnce(String provider) throws InterruptedException {
+        if (modes.remove(provider, "lose-answer")) {
+            Thread.sleep(answerDelayMillis);
+        }
+    }
+
+    // ---- WeChat Pay v3 ----
+
+    private Answer wx(HttpExchange exchange, String body) throws Exception {
+        String uri = exchange.getRequestURI().getRawPath().substring("/wx".length())
+                + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery());
+        String method = exchange.getRequestMethod();
+        boolean verified = wxRequestVerifies(exchange.getRequestHeaders().getFirst("Authorization"), method, uri, body);
+        if (uri.startsWith("/v3/pay/transactions/out-trade-no/")) {
+            String outTradeNo = URLDecoder.decode(uri.substring(34, uri.indexOf('?')), StandardCharsets.UTF_8);
+            record("wxpay", "query", outTradeNo, verified);
+            if (!verified) {
+                return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
+            }
+            Payment payment = payments.get("wxpay/" + outTradeNo);
+            if (payment == null) {
+                return Answer.json(404, "{\"code\":\"ORDER_NOT_EXIST\",\"message\":\"订单不存在\"}");
+            }
+            return wxSigned(200, """
+                    {"appid":"wxd678efh567hg6787","mchid":"%s","out_trade_no":"%s","transaction_id":"%s",\
+                    "trade_type":"JSAPI","trade_state":"%s","trade_state_desc":"支付成功","bank_type":"CMC",\
+                    "attach":"","success_time":"2026-12-03T10:34:56+08:00","payer":{"openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6o"},\
+                    "amount":{"total":%d,"payer_total":%d,"currency":"CNY","payer_currency":"CNY"}}"""
+                    .formatted(keys.wxMchid(), outTradeNo, payment.tradeNo(), payment.state(), payment.amountMinor(),
+                            payment.amountMinor()));
+        }
+        if (uri.startsWith("/v3/refund/domestic/refunds/") && method.equals("GET")) {
+            String outRefundNo = URLDecoder.decode(uri.substring("/v3/refund/domestic/refunds/".length()), StandardCharsets.UTF_8);
+            record("wxpay", "refund-query", outRefundNo, verified);
+            String stored = refundAnswers.get("wxpay/" + outRefundNo);
+            if (!verified || stored == null) {
+                return Answer.json(verified ? 404 : 401, verified ? "{\"code\":\"RESOURCE_NOT_EXISTS\"}" : "{\"code\":\"SIGN_ERROR\"}");
+            }
+            String status = mode("wxpay").equals("refund-pending") ? "PROCESSING" : "SUCCESS";
+            return wxSigned(200, stored.replaceAll("\"status\":\"[A-Z]+\"", "\"status\":\"" + status + "\""));
+        }
+        if (uri.equals("/v3/refund/domestic/refunds") && method.equals("POST")) {
+            JsonNode request = JSON.readTree(body);
+            String outRefundNo = request.path("out_refund_no").asText();
+            record("wxpay", "refund", outRefundNo, verified);
+            if (!verified) {
+                return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
+            }
+            if (mode("wxpay").equals("reject")) {
+                return Answer.json(403, "{\"code\":\"NOT_ENOUGH\",\"message\":\"基本账户余额不足\"}");
+            }
+            String status = mode("wxpay").equals("refund-pending") ? "PROCESSING" : "SUCCESS";
+            String answer = refundAnswers.computeIfAbsent("wxpay/" + outRefundNo, key -> """
+                    {"refund_id":"5030%s","out_refund_no":"%s","transaction_id":"%s","out_trade_no":"%s",\
+                    "channel":"ORIGINAL","user_received_account":"招商银行信用卡0403","success_time":"2026-12-03T10:40:00+08:00",\
+                    "create_time":"2026-12-03T10:39:58+08:00","status":"%s","funds_account":"AVAILABLE",\
+                    "amount":{"total":%d,"refund":%d,"payer_total":%d,"payer_refund":%d,"settlement_refund":%d,\
+                    "settlement_total":%d,"discount_refund":0,"currency":"CNY"}}"""
+                    .formatted(UUID.randomUUID().toString().replace("-", "").substring(0, 20), outRefundNo,
+                            request.path("transaction_id").asText(), request.path("out_trade_no").asText(""), status,
+                            request.path("amount").path("total").asLong(), request.path("amount").path("refund").asLong(),
+                            request.path("amount").path("total").asLong(), request.path("amount").path("refund").asLong(),
+                            request.path("amount").path("refund").asLong(), request.path("amount").path("total").asLong()));
+            loseAnswerOnce("wxpay");
+            return wxSigned(200, answer);
+        }
+        return Answer.json(404, "{\"code\":\"NOT_FOUND\"}");
+    }
+
+    private boolean wxRequestVerifies(String authorization, String method, String uri, String body) {
+        if (authorization == null) {
+            return false;
+        }
+        Matcher auth = WX_AUTH.matcher(authorization);
+        if (!auth.matches() || !auth.group(1).equals(keys.wxMchid()) || !auth.group(5).equals(wxMerchantSerial)) {
+            return false;
+        }
+        String message = method + "\n" + uri + "\n" + auth.group(4) + "\n" + auth.group(2) + "\n" + body + "\n";
+        return verifies(wxMerchantPublic, message, auth.group(3));
+    }
+
+    private Answer wxSigned(int status, String body) {
+        String timestamp = Long.toString(System.currentTimeMillis() / 1000);
+        String nonce = UUID.randomUUID().toString().replace("-", "");
+        PrivateKey key = mode("wxpay").equals("bad-signature") ? stranger : keys.wxPrivate();
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
+        headers.put("Wechatpay-Timestamp", timestamp);
+        headers.put("Wechatpay-Nonce", nonce);
+        headers.put("Wechatpay-Serial", keys.wxSerial());
+        headers.put("Wechatpay-Signature", ProviderSigner.rsaSha256(key,
+                (timestamp + "\n" + nonce + "\n" + body + "\n").getBytes(StandardCharsets.UTF_8)));
+        headers.put("Request-ID", UUID.randomUUID().toString());
+        return new Answer(status, headers, body);
+    }
+
+    // ---- Alipay OpenAPI gateway ----
+
+    private Answer alipay(HttpExchange exchange, String body) throws Exception {
+        Map<String, String> params = form(body);
+        String content = new TreeMap<>(params).entrySet().stream()
+                .filter(e -> !e.getKey().equals("sign") && !e.getValue().isEmpty())
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("&"));
+        boolean verified = keys.alipayAppId().equals(params.get("app_id")) && "RSA2".equals(params.get("sign_type"))
+                && params.get("sign") != null && verifies(alipayAppPublic, content, params.get("sign"));
+        JsonNode biz = JSON.readTree(params.getOrDefault("biz_content", "{}"));
+        String method = params.getOrDefault("method", "");
+        if (method.equals("alipay.trade.query")) {
+            String outTradeNo = biz.path("out_trade_no").asText();
+            record("alipay", "query", outTradeNo, verified);
+            if (!verified) {
+                return alipaySigned(method, "{\"code\":\"40002\",\"msg\":\"Invalid Arguments\",\"sub_code\":\"isv.invalid-signature\",\"sub_msg\":\"验签出错\"}");
+            }
+            Payment payment = payments.get("alipay/" + outTradeNo);
+            if (payment == null) {
+                return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"ACQ.TRADE_NOT_EXIST\",\"sub_msg\":\"交易不存在\",\"out_trade_no\":\"" + outTradeNo + "\"}");
+            }
+            String amount = yuan(payment.amountMinor());
+            return alipaySigned(method, """
+                    {"code":"10000","msg":"Success","trade_no":"%s","out_trade_no":"%s","buyer_logon_id":"159****5620",\
+                    "trade_status":"%s","total_amount":"%s","buyer_pay_amount":"%s","point_amount":"0.00",\
+                    "invoice_amount":"%s","send_pay_date":"2026-12-03 10:35:00","receipt_amount":"%s",\
+                    "fund_bill_list":[{"fund_channel":"ALIPAYACCOUNT","amount":"%s"}],"buyer_user_id":"2088101117955611",\
+                    "buyer_user_type":"PRIVATE"}""".formatted(payment.tradeNo(), outTradeNo, payment.state(), amount,
+                    amount, amount, amount, amount));
+        }
+        if (method.equals("alipay.trade.refund")) {
+            String outRequestNo = biz.path("out_request_no").asText();
+            record("alipay", "refund", outRequestNo, verified);
+            if (!verified) {
+                return alipaySigned(method, "{\"code\":\"40002\",\"msg\":\"Invalid Arguments\",\"sub_code\":\"isv.invalid-signature\"}");
+            }
+            if (mode("alipay").equals("reject")) {
+                return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"ACQ.SELLER_BALANCE_NOT_ENOUGH\",\"sub_msg\":\"卖家余额不足\"}");
+            }
+            String answer = refundAnswers.computeIfAbsent("alipay/" + outRequestNo, key -> """
+                    {"code":"10000","msg":"Success","trade_no":"%s","out_trade_no":"%s","buyer_logon_id":"159****5620",\
+                    "fund_change":"%s","refund_fee":"%s","gmt_refund_pay":"2026-12-03 10:40:00","buyer_user_id":"2088101117955611",\
+                    "send_back_fee":"%s"}""".formatted(biz.path("trade_no").asText(), biz.path("out_trade_no").asText(),
+                    mode("alipay").equals("refund-pending") ? "N" : "Y", biz.path("refund_amount").asText(),
+                    biz.path("refund_amount").asText()));
+            loseAnswerOnce("alipay");
+            return alipaySigned(method, answer);
+        }
+        if (method.equals("alipay.trade.fastpay.refund.query")) {
+            String outRequestNo = biz.path("out_request_no").asText();
+            record("alipay", "refund-query", outRequestNo, verified);
+            String stored = refundAnswers.get("alipay/" + outRequestNo);
+            if (!verified || stored == null || mode("alipay").equals("refund-pending")) {
+                return alipaySigned(method, "{\"code\":\"10000\",\"msg\":\"Success\",\"out_request_no\":\"" + outRequestNo + "\"}");
+            }
+            JsonNode refund = JSON.readTree(stored);
+            return alipaySigned(method, """
+                    {"code":"10000","msg":"Success","trade_no":"%s","out_trade_no":"%s","out_request_no":"%s",\
+                    "total_amount":"%s","refund_amount":"%s","refund_status":"REFUND_SUCCESS","gmt_refund_pay":"2026-12-03 10:40:00"}"""
+                    .formatted(refund.path("trade_no").asText(), refund.path("out_trade_no").asText(), outRequestNo,
+                            refund.path("refund_fee").asText(), refund.path("send_back_fee").asText()));
+        }
+        return alipaySigned("error", "{\"code\":\"40002\",\"msg\":\"Invalid Arguments\",\"sub_code\":\"isv.invalid-method\"}");
+    }
+
+    private Answer alipaySigned(String method, String response) {
+        PrivateKey key = mode("alipay").equals("bad-signature") ? stranger : keys.alipayPrivate();
+        String sign = ProviderSigner.rsaSha256(key, response.getBytes(StandardCharsets.UTF_8));
+        String body = "{\"" + method.replace('.', '_') + "_response\":" + response + ",\"sign\":\"" + sign + "\"}";
+        return new Answer(200, Map.of("Content-Type", "text/html;charset=utf-8"), body);
+    }
+
+    // ---- Stripe ----
+
+    private Answer stripe(HttpExchange exchange, String body) throws Exception {
+        boolean verified = ("Bearer " + stripeApiKey).equals(exchange.getRequestHeaders().getFirst("Authorization"));
+        String path = exchange.getRequestURI().getRawPath().substring("/stripe".length());
+        if (path.equals("/v1/payment_intents/search")) {
+            String query = URLDecoder.decode(exchange.getRequestURI().getRawQuery().substring("query=".length()),
+                    StandardCharsets.UTF_8);
+            String outTradeNo = query.substring(query.indexOf(":'") + 2, query.length() - 1);
+            record("stripe", "query", outTradeNo, verified);
+            if (!verified) {
+                return stripeError(401, "invalid_request_error", "api_key_invalid");
+            }
+            Payment payment = payments.get("stripe/" + outTradeNo);
+            String data = payment == null ? "" : """
+                    {"id":"%s","object":"payment_intent","amount":%d,"amount_received":%d,"currency":"%s",\
+                    "status":"%s","metadata":{"out_trade_no":"%s"},"livemode":false,"created":1764729600}"""
+                    .formatted(payment.tradeNo(), payment.amountMinor(),
+                            payment.state().equals("succeeded") ? payment.amountMinor() : 0, payment.currency(),
+                            payment.state(), outTradeNo);
+            return Answer.json(200, "{\"object\":\"search_result\",\"url\":\"/v1/payment_intents/search\",\"has_more\":false,\"data\":[" + data + "]}");
+        }
+        if (path.startsWith("/v1/refunds/") && exchange.getRequestMethod().equals("GET")) {
+            String refundId = path.substring("/v1/refunds/".length());
+            record("stripe", "refund-query", refundId, verified);
+            String stored = refundAnswers.values().stream().filter(answer -> answer.contains("\"id\":\"" + refundId + "\""))
+                    .findFirst().orElse(null);
+            if (!verified || stored == null) {
+                return stripeError(verified ? 404 : 401, "invalid_request_error", verified ? "resource_missing" : "api_key_invalid");
+            }
+            String status = mode("stripe").equals("refund-pending") ? "pending" : "succeeded";
+            return Answer.json(200, stored.replaceAll("\"status\":\"[a-z_]+\"", "\"status\":\"" + status + "\""));
+        }
+        if (path.equals("/v1/refunds") && exchange.getRequestMethod().equals("POST")) {
+            Map<String, String> form = form(body);
+            String idempotencyKey = exchange.getRequestHeaders().getFirst("Idempotency-Key");
+            record("stripe", "refund", idempotencyKey, verified);
+            if (!verified) {
+                return stripeError(401, "invalid_request_error", "api_key_invalid");
+            }
+            if (mode("stripe").equals("reject")) {
+                return stripeError(400, "invalid_request_error", "charge_already_refunded");
+            }
+            String status = mode("stripe").equals("refund-pending") ? "pending" : "succeeded";
+            String answer = refundAnswers.computeIfAbsent("stripe/" + idempotencyKey, key -> """
+                    {"id":"re_%s","object":"refund","amount":%s,"balance_transaction":"txn_1","charge":"ch_1",\
+                    "created":1764729700,"currency":"usd","metadata":{"out_refund_no":"%s","out_trade_no":"%s"},\
+                    "payment_intent":"%s","reason":"%s","receipt_number":null,"source_transfer_reversal":null,\
+                    "status":"%s","transfer_reversal":null}""".formatted(UUID.randomUUID().toString().replace("-", ""),
+                    form.get("amount"), form.get("metadata[out_refund_no]"), form.get("metadata[out_trade_no]"),
+                    form.get("payment_intent"), form.get("reason"), status));
+            loseAnswerOnce("stripe");
+            return new Answer(200, Map.of("Content-Type", "application/json", "Idempotent-Replayed", "false"), answer);
+        }
+        return stripeError(404, "invalid_request_error", "resource_missing");
+    }
+
+    private static Answer stripeError(int status, String type, String code) {
+        return Answer.json(status, "{\"error\":{\"type\":\"" + type + "\",\"code\":\"" + code + "\",\"message\":\"" + code + "\"}}");
+    }
+
+    // ---- control ----
+
+    private Answer control(HttpExchange exchange, String body) throws IOException {
+        Map<String, String> params = form(exchange.getRequestURI().getRawQuery() == null ? "" : exchange.getRequestURI().getRawQuery());
+        switch (exchange.getRequestURI().getPath()) {
+            case "/control/payment" -> payments.put(params.get("provider") + "/" + params.get("outTradeNo"),
+                    new Payment(params.get("state"), Long.parseLong(params.get("amount")),
+                            params.getOrDefault("currency", "cny"), params.get("tradeNo")));
+            case "/control/mode" -> modes.put(params.get("provider"), params.get("mode"));
+            case "/control/reset" -> {
+                modes.clear();
+                requests.clear();
+            }
+            case "/control/requests" -> {
+                return new Answer(200, Map.of("Content-Type", "text/plain"), String.join("\n", requests));
+            }
+            case "/control/refunds" -> {
+                return new Answer(200, Map.of("Content-Type", "text/plain"), Integer.toString(refundAnswers.size()));
+            }
+            default -> {
+                return new Answer(404, Map.of(), "");
+            }
+        }
+        return new Answer(200, Map.of(), "");
+    }
+
+    private static Map<String, String> form(String body) {
+        Map<String, String> params = new LinkedHashMap<>();
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                params.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return params;
+    }
+
+    private static String yuan(long fen) {
+        return BigDecimal.valueOf(fen, 2).toPlainString();
+    }
+
+    private static boolean verifies(PublicKey key, String message, String base64Signature) {
+        try {
+            Signature verifier = Signature.getInstance("SHA256withRSA");
+            verifier.initVerify(key);
+            verifier.update(message.getBytes(StandardCharsets.UTF_8));
+            return verifier.verify(Base64.getDecoder().decode(base64Signature));
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+}

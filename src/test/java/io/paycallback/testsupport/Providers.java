@@ -1,0 +1,40 @@
+package io.paycallback.testsupport;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static io.restassured.RestAssured.given;
+
+/** The test's handle on {@link FakeProviders}. */
+public final class Providers {
+
+    private final String base = ConfigProvider.getConfig().getValue("test.fake-providers.base-url", String.class);
+
+    /** What the provider's query answers for the order from now on; amount in minor units. */
+    public void payment(String provider, String outTradeNo, String state, long amount, String currency, String tradeNo) {
+        given().queryParam("provider", provider).queryParam("outTradeNo", outTradeNo).queryParam("state", state)
+                .queryParam("amount", amount).queryParam("currency", currency).queryParam("tradeNo", tradeNo)
+                .post(base + "/control/payment").then().statusCode(200);
+    }
+
+    /** {@code ok}, {@code bad-signature}, {@code lose-answer}, {@code reject} or {@code refund-pending}. */
+    public void mode(String provider, String mode) {
+        given().queryParam("provider", provider).queryParam("mode", mode).post(base + "/control/mode").then().statusCode(200);
+    }
+
+    public void reset() {
+        given().post(base + "/control/reset").then().statusCode(200);
+    }
+
+    /** {@code provider operation key verified|unverified millis}, one per request, in order. */
+    public List<String> requests() {
+        String text = given().get(base + "/control/requests").then().statusCode(200).extract().asString();
+        return text.isBlank() ? List.of() : Arrays.asList(text.split("\n"));
+    }
+
+    public List<String> requestsFor(String provider, String operation, String key) {
+        return requests().stream().filter(line -> line.startsWith(provider + " " + operation + " " + key + " ")).toList();
+    }
+}
