@@ -83,10 +83,10 @@ public class Worker {
     /** Delivers events a committed try wrote: logged ones now, the others on a worker under the writer's lease. */
     public void deliver(List<Emission> emitted) {
         for (Emission emission : emitted) {
-            if (emission.toLog()) {
-                relay.log(emission);
-            } else {
-                process(emission.lease());
+            if (emission instanceof Emission.ToDeliver leased) {
+                process(leased.lease());
+            } else if (emission instanceof Emission.ToLog logged) {
+                relay.log(logged);
             }
         }
     }
