@@ -1,5 +1,6 @@
 package io.paycallback.api;
 
+import io.paycallback.config.PayCallbackConfig;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -205,7 +206,7 @@ public class AdminResource {
     @APIResponse(responseCode = "400", description = "outTradeNo missing",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     public Uni<Response> outbox(@QueryParam("outTradeNo") String outTradeNo,
-                                @QueryParam("merchantId") @DefaultValue("default") String merchantId) {
+                                @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId) {
         if (outTradeNo == null || outTradeNo.isBlank()) {
             return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, "outTradeNo is required"));
         }

@@ -75,7 +75,11 @@ public class Replays {
 
     private Uni<Outcome> reparse(CallbackLog log, CallbackRow row, byte[] body, String actor) {
         CallbackKind kind = log == CallbackLog.PAYMENT ? CallbackKind.PAYMENT : CallbackKind.REFUND;
-        Verdict verdict = channels.get(ChannelId.fromPath(row.channel()).orElseThrow())
+        Optional<ChannelId> channel = ChannelId.fromPath(row.channel());
+        if (channel.isEmpty()) {
+            return Uni.createFrom().item(new Outcome.Unparseable("the row's channel '" + row.channel() + "' is unknown"));
+        }
+        Verdict verdict = channels.get(channel.get())
                 .parseStored(new CallbackRequest(row.merchantId(), kind, Map.of(), body));
         if (!(verdict instanceof Verdict.Accepted accepted)) {
             return Uni.createFrom().item(new Outcome.Unparseable(verdict.toString()));
