@@ -8,6 +8,7 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.Outcome;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.Signatures;
+import io.paycallback.channel.Storable;
 import io.paycallback.channel.Verdict;
 
 import java.math.BigDecimal;
@@ -72,7 +73,7 @@ public final class AlipayChannel implements Channel {
 
     private Verdict parse(CallbackRequest request, Map<String, String> params) {
         try {
-            return new Verdict.Accepted(notice(request, params));
+            return new Verdict.Accepted(Storable.checked(notice(request, params)));
         } catch (Rejection rejection) {
             return rejection.verdict();
         } catch (RuntimeException e) {

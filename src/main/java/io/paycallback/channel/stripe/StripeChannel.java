@@ -10,6 +10,7 @@ import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Outcome;
 import io.paycallback.channel.Rejection;
+import io.paycallback.channel.Storable;
 import io.paycallback.channel.Verdict;
 
 import javax.crypto.Mac;
@@ -68,7 +69,7 @@ public final class StripeChannel implements Channel {
     @Override
     public Verdict parseStored(CallbackRequest request) {
         try {
-            return new Verdict.Accepted(notice(request));
+            return new Verdict.Accepted(Storable.checked(notice(request)));
         } catch (Rejection rejection) {
             return rejection.verdict();
         } catch (RuntimeException e) {

@@ -11,6 +11,7 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.Outcome;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.Signatures;
+import io.paycallback.channel.Storable;
 import io.paycallback.channel.Verdict;
 
 import javax.crypto.Cipher;
@@ -82,7 +83,7 @@ public final class WxPayChannel implements Channel {
     private static Verdict parse(CallbackRequest request, WxPayMerchant merchant) {
         try {
             JsonNode plaintext = JsonFields.parse(decrypt(request.body(), merchant.apiV3Key()), "resource plaintext");
-            return new Verdict.Accepted(notice(request, merchant, plaintext));
+            return new Verdict.Accepted(Storable.checked(notice(request, merchant, plaintext)));
         } catch (Rejection rejection) {
             return rejection.verdict();
         } catch (RuntimeException e) {
