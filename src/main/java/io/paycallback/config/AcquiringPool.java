@@ -13,8 +13,8 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.SqlResult;
-import io.vertx.sqlclient.TransactionPropagation;
 import io.vertx.sqlclient.Tuple;
+import org.jboss.logging.Logger;
 
 import java.util.List;
 import java.util.function.Function;
@@ -23,9 +23,12 @@ import java.util.stream.Collector;
 /**
  * A pool whose one-shot queries take a connection with {@link #getConnection()} and give it back when they complete,
  * instead of the client's own pooled execution (see {@link AcquiringPoolCreator} for why). Waiting for a connection is
- * bounded by the pool's connection timeout either way; everything else is the wrapped pool's.
+ * bounded by the pool's connection timeout either way. Transactions and {@code withConnection} are Pool's own default
+ * methods over {@link #getConnection()}; everything else is the wrapped pool's.
  */
 final class AcquiringPool implements MySQLPool {
+
+    private static final Logger LOG = Logger.getLogger(AcquiringPool.class);
 
     private final MySQLPool pool;
 
@@ -35,58 +38,36 @@ final class AcquiringPool implements MySQLPool {
 
     @Override
     public Query<RowSet<Row>> query(String sql) {
-        return new AcquiringQuery<>(pool, connection -> connection.query(sql));
+        return new AcquiringQuery<>(this, connection -> connection.query(sql));
     }
 
     @Override
     public PreparedQuery<RowSet<Row>> preparedQuery(String sql) {
-        return new AcquiringPreparedQuery<>(pool, connection -> connection.preparedQuery(sql));
+        return new AcquiringPreparedQuery<>(this, connection -> connection.preparedQuery(sql));
     }
 
     @Override
     public PreparedQuery<RowSet<Row>> preparedQuery(String sql, PrepareOptions options) {
-        return new AcquiringPreparedQuery<>(pool, connection -> connection.preparedQuery(sql, options));
+        return new AcquiringPreparedQuery<>(this, connection -> connection.preparedQuery(sql, options));
     }
 
     @Override
     public void getConnection(Handler<AsyncResult<SqlConnection>> handler) {
-        pool.getConnection(handler);
+        getConnection().onComplete(handler);
     }
 
+    /**
+     * Every connection handed out, to queries, {@code withConnection} and {@code withTransaction} alike (Pool's default
+     * methods take theirs here), reports a broken socket as one line: without a handler the client prints the stack
+     * trace to stderr, and the command that was running fails with it anyway and is handled where it was issued.
+     */
     @Override
     public Future<SqlConnection> getConnection() {
-        return pool.getConnection();
+        return pool.getConnection().map(connection -> connection.exceptionHandler(AcquiringPool::connectionFailed));
     }
 
-    @Override
-    public <T> Future<T> withTransaction(Function<SqlConnection, Future<T>> function) {
-        return pool.withTransaction(function);
-    }
-
-    @Override
-    public <T> void withTransaction(Function<SqlConnection, Future<T>> function, Handler<AsyncResult<T>> handler) {
-        pool.withTransaction(function, handler);
-    }
-
-    @Override
-    public <T> Future<T> withTransaction(TransactionPropagation propagation, Function<SqlConnection, Future<T>> function) {
-        return pool.withTransaction(propagation, function);
-    }
-
-    @Override
-    public <T> void withTransaction(TransactionPropagation propagation, Function<SqlConnection, Future<T>> function,
-                                    Handler<AsyncResult<T>> handler) {
-        pool.withTransaction(propagation, function, handler);
-    }
-
-    @Override
-    public <T> Future<T> withConnection(Function<SqlConnection, Future<T>> function) {
-        return pool.withConnection(function);
-    }
-
-    @Override
-    public <T> void withConnection(Function<SqlConnection, Future<T>> function, Handler<AsyncResult<T>> handler) {
-        pool.withConnection(function, handler);
+    private static void connectionFailed(Throwable failure) {
+        LOG.warnf("Database connection failed: %s", failure.toString());
     }
 
     @Override
@@ -119,10 +100,10 @@ final class AcquiringPool implements MySQLPool {
     /** A query run on a connection of its own, acquired when it executes and released when it completes. */
     private static final class AcquiringQuery<T> implements Query<T> {
 
-        private final MySQLPool pool;
+        private final AcquiringPool pool;
         private final Function<SqlClient, Query<T>> query;
 
-        AcquiringQuery(MySQLPool pool, Function<SqlClient, Query<T>> query) {
+        AcquiringQuery(AcquiringPool pool, Function<SqlClient, Query<T>> query) {
             this.pool = pool;
             this.query = query;
         }
@@ -150,10 +131,10 @@ final class AcquiringPool implements MySQLPool {
 
     private static final class AcquiringPreparedQuery<T> implements PreparedQuery<T> {
 
-        private final MySQLPool pool;
+        private final AcquiringPool pool;
         private final Function<SqlClient, PreparedQuery<T>> query;
 
-        AcquiringPreparedQuery(MySQLPool pool, Function<SqlClient, PreparedQuery<T>> query) {
+        AcquiringPreparedQuery(AcquiringPool pool, Function<SqlClient, PreparedQuery<T>> query) {
             this.pool = pool;
             this.query = query;
         }
