@@ -6,6 +6,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -154,7 +155,7 @@ public final class Fuzz {
      * dropped, duplicated with a hostile second value, or replaced by a hostile value; {@code damaged} learns whether any
      * was. Nested objects are built the same way by the caller, so damage reaches every level.
      */
-    public byte[] object(java.util.Map<String, byte[]> fields, double damage, boolean[] damaged) {
+    public byte[] object(Map<String, byte[]> fields, double damage, boolean[] damaged) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write('{');
         boolean first = true;

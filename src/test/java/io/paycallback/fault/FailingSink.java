@@ -10,7 +10,6 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,7 +30,6 @@ final class FailingSink implements AutoCloseable {
     private final AtomicLong delayMillis = new AtomicLong();
     /** Idempotency-Key to the order it was about, for every delivery answered 2xx (repeats included once). */
     private final Map<String, String> delivered = new ConcurrentHashMap<>();
-    private final Set<String> types = ConcurrentHashMap.newKeySet();
 
     FailingSink(int port) throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
@@ -60,10 +58,6 @@ final class FailingSink implements AutoCloseable {
         return Map.copyOf(delivered);
     }
 
-    Set<String> types() {
-        return Set.copyOf(types);
-    }
-
     private void event(HttpExchange exchange) throws IOException {
         byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
@@ -79,7 +73,6 @@ final class FailingSink implements AutoCloseable {
             exchange.sendResponseHeaders(503, -1);
         } else {
             JsonNode event = JSON.readTree(body);
-            types.add(event.path("type").asText());
             if ("order.paid".equals(event.path("type").asText())) {
                 delivered.put(exchange.getRequestHeaders().getFirst("Idempotency-Key"), event.path("outTradeNo").asText());
             }

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -84,6 +85,9 @@ class ServiceFaultIT {
             if (closeable != null) {
                 closeable.close();
             }
+        }
+        if (sink != null) {
+            figures.add("sink: " + sink.requests() + " deliveries, " + sink.refused() + " of them answered 503");
         }
         Files.createDirectories(DIR);
         Files.write(DIR.resolve("figures.txt"), figures, StandardCharsets.UTF_8);
@@ -239,7 +243,7 @@ class ServiceFaultIT {
      * before it, which is never the allowed one but by chance.
      */
     private static Set<String> unexpectedStackTraces(String log) {
-        Set<String> owners = new java.util.LinkedHashSet<>();
+        Set<String> owners = new LinkedHashSet<>();
         String owner = "(no log line)";
         for (String line : log.split("\n")) {
             if (LOG_LINE.matcher(line).lookingAt()) {
