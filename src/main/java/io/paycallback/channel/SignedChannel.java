@@ -4,7 +4,8 @@ import java.util.Map;
 
 /**
  * The part every provider's channel shares: keys per merchant, verification on the raw body before anything is
- * parsed, parsing that never throws (a refusal is a {@link Verdict}), and the provider's answer format. A channel
+ * parsed, parsing that never throws (a refusal is a {@link Verdict}) and only accepts what the ledger can store
+ * ({@link Storable}), and the provider's answer format. A channel
  * holds only what is its own: how a body is verified and how a verified body reads.
  *
  * @param <M> a merchant's keys for this provider
@@ -74,7 +75,7 @@ public abstract class SignedChannel<M, B> implements Channel {
 
     private Verdict parse(CallbackRequest request, M merchant, B body) {
         try {
-            return new Verdict.Accepted(notice(request, merchant, body));
+            return new Verdict.Accepted(Storable.checked(notice(request, merchant, body)));
         } catch (Rejection rejection) {
             return rejection.verdict();
         } catch (RuntimeException e) {

@@ -6,8 +6,9 @@ import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
 import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.OutboxRelay;
-import jakarta.annotation.PreDestroy;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
@@ -118,7 +119,14 @@ public class Worker {
         return executor.isShutdown();
     }
 
-    @PreDestroy
+    /**
+     * On the shutdown event rather than at bean destruction: its observers run before Quarkus closes the database pool,
+     * so the grace lets rows in flight commit (or record their failure) instead of failing on a closed pool.
+     */
+    void onShutdown(@Observes ShutdownEvent event) throws InterruptedException {
+        stop();
+    }
+
     public void stop() throws InterruptedException {
         executor.shutdown();
         if (!executor.awaitTermination(shutdownGrace.toMillis(), TimeUnit.MILLISECONDS)) {
