@@ -181,7 +181,7 @@ public class AdminResource {
         if (log.isEmpty()) {
             return Uni.createFrom().item(ErrorBody.response(Response.Status.NOT_FOUND, "kind is payment or refund"));
         }
-        return requeue(LeasedTable.of(log.get()), id, caller);
+        return requeue(log.get().leased(), id, caller);
     }
 
     @GET
@@ -309,12 +309,9 @@ public class AdminResource {
     }
 
     private static DeadLetters.Filter filter(AdminViews.BulkRequeueRequest request) {
-        LeasedTable table = switch (request.table() == null ? "" : request.table()) {
-            case "payment" -> LeasedTable.PAY_CALLBACK_LOG;
-            case "refund" -> LeasedTable.REFUND_CALLBACK_LOG;
-            case "outbox" -> LeasedTable.OUTBOX;
-            default -> throw new IllegalArgumentException("table is payment, refund or outbox");
-        };
+        LeasedTable table = "outbox".equals(request.table()) ? LeasedTable.OUTBOX
+                : CallbackLog.fromApiName(request.table() == null ? "" : request.table()).map(CallbackLog::leased)
+                .orElseThrow(() -> new IllegalArgumentException("table is payment, refund or outbox"));
         if (request.channel() != null && ChannelId.fromPath(request.channel()).isEmpty()) {
             throw new IllegalArgumentException("channel is wxpay, alipay or stripe");
         }
@@ -331,10 +328,6 @@ public class AdminResource {
     }
 
     private static Optional<CallbackLog> log(String kind) {
-        return switch (kind) {
-            case "payment" -> Optional.of(CallbackLog.PAYMENT);
-            case "refund" -> Optional.of(CallbackLog.REFUND);
-            default -> Optional.empty();
-        };
+        return CallbackLog.fromApiName(kind);
     }
 }

@@ -88,7 +88,7 @@ public class CallbackLedger {
                 .<Reservation>map(rows -> {
                     long id = rows.property(MySQLClient.LAST_INSERTED_ID);
                     return new Reservation.Reserved(
-                            claim ? Optional.of(new Lease(LeasedTable.of(log), id, token, 0)) : Optional.empty());
+                            claim ? Optional.of(new Lease(log.leased(), id, token, 0)) : Optional.empty());
                 })
                 .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(Reservation.AlreadyReserved::new);
     }
