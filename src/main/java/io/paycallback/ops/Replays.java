@@ -9,7 +9,6 @@ import io.paycallback.channel.Verdict;
 import io.paycallback.ledger.CallbackLog;
 import io.paycallback.ledger.CallbackRow;
 import io.paycallback.ledger.CallbackRows;
-import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.RowStatus;
 import io.paycallback.retry.Worker;
 import io.smallrye.mutiny.Uni;

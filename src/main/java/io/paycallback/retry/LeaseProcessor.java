@@ -3,7 +3,6 @@ package io.paycallback.retry;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeaseLostException;
-import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
 import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.order.PaymentTransition;

@@ -1,11 +1,11 @@
 package io.paycallback.channel;
 
+import io.paycallback.testsupport.ProviderSigner;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.util.Base64;
 
 /** RSA keys generated per test run, and the signing side of what the channels verify. */
@@ -29,14 +29,7 @@ public final class TestKeys {
     }
 
     public static String sha256WithRsa(PrivateKey key, byte[] message) {
-        try {
-            Signature signer = Signature.getInstance("SHA256withRSA");
-            signer.initSign(key);
-            signer.update(message);
-            return Base64.getEncoder().encodeToString(signer.sign());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return ProviderSigner.rsaSha256(key, message);
     }
 
     public static String base64Der(PublicKey key) {

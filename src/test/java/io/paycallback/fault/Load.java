@@ -6,7 +6,6 @@ import io.paycallback.testsupport.SignedCallback;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.ConnectException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

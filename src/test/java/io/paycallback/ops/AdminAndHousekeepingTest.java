@@ -1,6 +1,5 @@
 package io.paycallback.ops;
 
-import io.paycallback.ledger.LeasedTable;
 import io.paycallback.retry.Scanner;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
@@ -17,7 +16,6 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.paycallback.testsupport;
 
+import io.paycallback.channel.TestKeys;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.security.KeyFactory;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.spec.InvalidKeySpecException;
@@ -27,12 +27,12 @@ public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate
     private static final String PREFIX = "test.provider-keys.";
 
     public static ProviderKeys generate() {
-        KeyPair wx = rsa();
-        KeyPair alipay = rsa();
+        KeyPair wx = TestKeys.rsa();
+        KeyPair alipay = TestKeys.rsa();
         return new ProviderKeys("1900000109", WX_SERIAL, wx.getPrivate(),
                 der(wx.getPublic().getEncoded()), "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", "2021000000000001",
                 alipay.getPrivate(), der(alipay.getPublic().getEncoded()),
-                "whsec_" + Base64.getEncoder().encodeToString(rsa().getPublic().getEncoded()).substring(40, 72));
+                "whsec_" + Base64.getEncoder().encodeToString(TestKeys.rsa().getPublic().getEncoded()).substring(40, 72));
     }
 
     /** The application's merchant configuration, plus the private halves for the tests. */
@@ -66,16 +66,6 @@ public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate
                 privateKey(config.getValue(PREFIX + "alipay-private", String.class)),
                 config.getValue(PREFIX + "alipay-public", String.class),
                 config.getValue(merchant + "stripe.webhook-secrets", String.class));
-    }
-
-    private static KeyPair rsa() {
-        try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-            generator.initialize(2048);
-            return generator.generateKeyPair();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static String der(byte[] encoded) {

@@ -1,13 +1,10 @@
 package io.paycallback.channel.stripe;
 
+import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.util.HexFormat;
 import java.util.Map;
 
 /** Stripe events and {@code Stripe-Signature} headers, signed with the JDK only. */
@@ -40,13 +37,7 @@ final class StripeFixture {
     }
 
     static String hmac(String secret, long timestamp, String body) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return HexFormat.of().formatHex(mac.doFinal((timestamp + "." + body).getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return ProviderSigner.hmacSha256Hex(secret, timestamp + "." + body);
     }
 
     static CallbackRequest request(CallbackKind kind, String signatureHeader, String body) {

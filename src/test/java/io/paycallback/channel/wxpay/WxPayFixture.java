@@ -1,16 +1,11 @@
 package io.paycallback.channel.wxpay;
 
+import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.TestKeys;
 
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -42,15 +37,7 @@ final class WxPayFixture {
     }
 
     static String encrypt(String plaintext, String apiV3Key) {
-        try {
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(apiV3Key.getBytes(StandardCharsets.UTF_8), "AES"),
-                    new GCMParameterSpec(128, NONCE.getBytes(StandardCharsets.UTF_8)));
-            cipher.updateAAD(ASSOCIATED_DATA.getBytes(StandardCharsets.UTF_8));
-            return Base64.getEncoder().encodeToString(cipher.doFinal(plaintext.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return ProviderSigner.aesGcm(apiV3Key.getBytes(StandardCharsets.UTF_8), NONCE, ASSOCIATED_DATA, plaintext);
     }
 
     static String body(String eventType, String ciphertext) {
@@ -66,7 +53,7 @@ final class WxPayFixture {
     }
 
     static String signature(PrivateKey key, long timestamp, String nonce, String body) {
-        return TestKeys.sha256WithRsa(key, (timestamp + "\n" + nonce + "\n" + body + "\n").getBytes(StandardCharsets.UTF_8));
+        return ProviderSigner.rsaSha256(key, (timestamp + "\n" + nonce + "\n" + body + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     static Map<String, String> headers(String serial, long timestamp, String signature) {
