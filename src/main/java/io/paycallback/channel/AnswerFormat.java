@@ -1,24 +1,19 @@
 package io.paycallback.channel;
 
+import java.util.function.UnaryOperator;
+
 /**
  * How one provider writes its answers. The statuses are the shared table on {@link Outcome}; a provider only says
- * how a body looks, and may differ in a status where its documentation asks for another.
+ * how a body looks, and which status it wants for a bad signature.
+ *
+ * @param refusedBody the body for a refusal, from a fixed ASCII phrase of {@link Outcome} (so no escaping is needed)
  */
-public interface AnswerFormat {
+public record AnswerFormat(String contentType, String acceptedBody, UnaryOperator<String> refusedBody,
+                           int badSignatureStatus) {
 
-    String contentType();
-
-    String acceptedBody();
-
-    /** @param phrase a fixed ASCII phrase from {@link Outcome}, so no escaping is needed */
-    String refusedBody(String phrase);
-
-    default int status(Outcome outcome) {
-        return outcome.status();
-    }
-
-    default Answer answer(Outcome outcome) {
-        return new Answer(status(outcome), contentType(),
-                outcome == Outcome.ACCEPTED ? acceptedBody() : refusedBody(outcome.phrase()));
+    public Answer answer(Outcome outcome) {
+        int status = outcome == Outcome.BAD_SIGNATURE ? badSignatureStatus : outcome.status();
+        return new Answer(status, contentType,
+                outcome == Outcome.ACCEPTED ? acceptedBody : refusedBody.apply(outcome.phrase()));
     }
 }

@@ -28,22 +28,7 @@ public final class AlipayChannel extends SignedChannel<AlipayMerchant, Map<Strin
     /** Yuan with at most two decimals: the exact form Alipay sends, nothing a BigDecimal would round or scale. */
     private static final Pattern YUAN = Pattern.compile("\\d{1,16}(\\.\\d{1,2})?");
 
-    private static final AnswerFormat ANSWERS = new AnswerFormat() {
-        @Override
-        public String contentType() {
-            return "text/plain";
-        }
-
-        @Override
-        public String acceptedBody() {
-            return "success";
-        }
-
-        @Override
-        public String refusedBody(String phrase) {
-            return "fail";
-        }
-    };
+    private static final AnswerFormat ANSWERS = new AnswerFormat("text/plain", "success", phrase -> "fail", 401);
 
     public AlipayChannel(Map<String, AlipayMerchant> merchants) {
         super(ChannelId.ALIPAY, merchants, ANSWERS);

@@ -7,7 +7,6 @@ import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.JsonFields;
 import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Outcome;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.SignedChannel;
 
@@ -35,27 +34,8 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
     private static final Set<String> REFUND_EVENTS = Set.of("refund.created", "refund.updated", "refund.failed", "charge.refund.updated");
 
     /** Stripe answers a failed signature check 400, as its own libraries' examples do. */
-    private static final AnswerFormat ANSWERS = new AnswerFormat() {
-        @Override
-        public String contentType() {
-            return "application/json";
-        }
-
-        @Override
-        public String acceptedBody() {
-            return "{\"received\":true}";
-        }
-
-        @Override
-        public String refusedBody(String phrase) {
-            return "{\"error\":\"" + phrase + "\"}";
-        }
-
-        @Override
-        public int status(Outcome outcome) {
-            return outcome == Outcome.BAD_SIGNATURE ? 400 : outcome.status();
-        }
-    };
+    private static final AnswerFormat ANSWERS = new AnswerFormat("application/json", "{\"received\":true}",
+            phrase -> "{\"error\":\"" + phrase + "\"}", 400);
 
     private final Clock clock;
 

@@ -40,22 +40,9 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
     private static final String DEFAULT_CURRENCY = "CNY";
     private static final Set<String> UNPAID_TRADE_STATES = Set.of("NOTPAY", "CLOSED", "REFUND", "USERPAYING", "PAYERROR", "REVOKED");
 
-    private static final AnswerFormat ANSWERS = new AnswerFormat() {
-        @Override
-        public String contentType() {
-            return "application/json";
-        }
-
-        @Override
-        public String acceptedBody() {
-            return "{\"code\":\"SUCCESS\",\"message\":\"\u6210\u529f\"}";
-        }
-
-        @Override
-        public String refusedBody(String phrase) {
-            return "{\"code\":\"FAIL\",\"message\":\"" + phrase + "\"}";
-        }
-    };
+    private static final AnswerFormat ANSWERS = new AnswerFormat("application/json",
+            "{\"code\":\"SUCCESS\",\"message\":\"\u6210\u529f\"}",
+            phrase -> "{\"code\":\"FAIL\",\"message\":\"" + phrase + "\"}", 401);
 
     private final Clock clock;
 
