@@ -40,6 +40,10 @@ public class Housekeeping {
             SELECT * FROM %s WHERE status = ? AND next_retry_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)
             ORDER BY next_retry_at LIMIT ? FOR UPDATE""";
     private static final String DELETE = "DELETE FROM %s WHERE id = ? AND status = ?";
+    // Work items whose outcome lives elsewhere (the order, the refund row): nothing of them is worth archiving.
+    private static final String PURGE = """
+            DELETE FROM %s WHERE status = 1 AND next_retry_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)
+            ORDER BY next_retry_at LIMIT ?""";
     static final String ATTEMPTS = "delivery_attempts";
     private static final String SELECT_ATTEMPTS = "SELECT * FROM " + ATTEMPTS + " WHERE outbox_id IN (%s)";
     private static final String DELETE_ATTEMPT = "DELETE FROM " + ATTEMPTS + " WHERE id = ?";
@@ -81,20 +85,29 @@ public class Housekeeping {
             archived += archive(log, RowStatus.COMPACTED);
         }
         archived += archive(LeasedTable.OUTBOX, RowStatus.DONE);
-        if (blanked + archived > 0) {
-            LOG.infof("Housekeeping blanked %d raw bodies and archived %d rows", blanked, archived);
+        long purged = 0;
+        for (LeasedTable work : List.of(LeasedTable.ORDER_QUERIES, LeasedTable.REFUND_SUBMISSIONS)) {
+            purged += inBatches(PURGE.formatted(work.table()), retention);
         }
-        return new Result(blanked, archived);
+        if (blanked + archived + purged > 0) {
+            LOG.infof("Housekeeping blanked %d raw bodies, archived %d rows and purged %d finished queries and"
+                    + " submissions", blanked, archived, purged);
+        }
+        return new Result(blanked, archived, purged);
     }
 
-    public record Result(long blanked, long archived) {
+    public record Result(long blanked, long archived, long purged) {
     }
 
     private long blankBodies(LeasedTable table) {
-        String sql = BLANK.formatted(table.table());
+        return inBatches(BLANK.formatted(table.table()), blankAfter);
+    }
+
+    /** Runs a batched UPDATE or DELETE of rows older than {@code age} until a batch comes back short. */
+    private long inBatches(String sql, Duration age) {
         long total = 0;
         for (int batch = 0; batch < maxBatches; batch++) {
-            int changed = pool.preparedQuery(sql).execute(Tuple.of(TimeUnit.MICROSECONDS.convert(blankAfter), batchSize))
+            int changed = pool.preparedQuery(sql).execute(Tuple.of(TimeUnit.MICROSECONDS.convert(age), batchSize))
                     .await().atMost(Duration.ofSeconds(30)).rowCount();
             total += changed;
             if (changed < batchSize) {

@@ -192,7 +192,15 @@ class AdminAndHousekeepingTest {
                 + " created_at, updated_at) VALUES ('default', 'alipay', ?, ?, 'ORD-HK', 'SUCCEEDED', NULL, 20.00, 'CNY',"
                 + " 'callback', 3, 0, DATE_SUB(NOW(3), INTERVAL 100 DAY), '', NOW(3), NOW(3))", ancient, ancient);
 
+        db.update("INSERT INTO order_queries (merchant_id, out_trade_no, status, retry_count, next_retry_at, created_at,"
+                + " updated_at) VALUES ('default', ?, 1, 1, DATE_SUB(NOW(3), INTERVAL 100 DAY), NOW(3), NOW(3))", ancient);
+        db.update("INSERT INTO order_queries (merchant_id, out_trade_no, status, retry_count, next_retry_at, created_at,"
+                + " updated_at) VALUES ('default', ?, 1, 1, DATE_SUB(NOW(3), INTERVAL 2 DAY), NOW(3), NOW(3))", old);
+
         Housekeeping.Result result = housekeeping.runOnce();
+        assertThat(result.purged()).isGreaterThanOrEqualTo(1);
+        assertThat(db.count("SELECT COUNT(*) FROM order_queries WHERE out_trade_no = ?", ancient)).isZero();
+        assertThat(db.count("SELECT COUNT(*) FROM order_queries WHERE out_trade_no = ?", old)).isEqualTo(1);
         assertThat(result.blanked()).isGreaterThanOrEqualTo(1);
         assertThat(result.archived()).isGreaterThanOrEqualTo(2);
 
