@@ -20,7 +20,7 @@ import java.net.URI;
 
 /**
  * CSRF and browser hardening for the console. Every POST must come from the console's own origin (the browser's
- * {@code Origin} header, when sent, names this host) and, once logged in, carry the session's CSRF token in
+ * {@code Origin} header, when sent, names the host the request went to) and, once logged in, carry the session's CSRF token in
  * {@value #CSRF_HEADER}: htmx sends it from the page's {@code hx-headers}, which another site cannot read. The session
  * cookie is SameSite=Strict as well, so a cross-site POST arrives without a session in current browsers anyway; the
  * token protects older ones and same-site attackers. Runs after the security check, so the session is known.
@@ -52,8 +52,9 @@ public class ConsoleGuard implements ContainerRequestFilter, ContainerResponseFi
             return;
         }
         String origin = request.getHeaderString("Origin");
-        if (origin != null && !sameOrigin(origin, request.getUriInfo().getRequestUri())) {
-            LOG.warnf("console POST %s refused: foreign origin", request.getUriInfo().getPath());
+        if (origin != null && !sameOrigin(origin, request.getHeaderString("Host"))) {
+            LOG.warnf("console POST %s refused: origin %s is not host %s", request.getUriInfo().getPath(), origin,
+                    request.getHeaderString("Host"));
             request.abortWith(Response.status(Response.Status.FORBIDDEN).entity("foreign origin").build());
             return;
         }
@@ -73,26 +74,24 @@ public class ConsoleGuard implements ContainerRequestFilter, ContainerResponseFi
         headers.putSingle("Content-Security-Policy", CSP);
         headers.putSingle("X-Content-Type-Options", "nosniff");
         headers.putSingle("X-Frame-Options", "DENY");
-        headers.putSingle("Referrer-Policy", "no-referrer");
+        // Not no-referrer: with it Chrome sends "Origin: null" on the console's own form posts.
+        headers.putSingle("Referrer-Policy", "same-origin");
         headers.putSingle("Cache-Control", "no-store");
     }
 
-    /** The Origin header against the host the request was sent to (scheme, host and port). */
-    static boolean sameOrigin(String origin, URI requested) {
+    /**
+     * The Origin header against the Host the browser sent the request to. Only the authority is compared: behind a
+     * TLS-terminating proxy or a port-forward the scheme the service sees is not the browser's.
+     */
+    static boolean sameOrigin(String origin, String host) {
+        if (host == null) {
+            return false;
+        }
         try {
-            URI from = URI.create(origin);
-            return from.getScheme() != null && from.getScheme().equalsIgnoreCase(requested.getScheme())
-                    && from.getHost() != null && from.getHost().equalsIgnoreCase(requested.getHost())
-                    && port(from) == port(requested);
+            String authority = URI.create(origin).getRawAuthority();
+            return authority != null && authority.equalsIgnoreCase(host);
         } catch (IllegalArgumentException e) {
             return false;
         }
-    }
-
-    private static int port(URI uri) {
-        if (uri.getPort() != -1) {
-            return uri.getPort();
-        }
-        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     }
 }
