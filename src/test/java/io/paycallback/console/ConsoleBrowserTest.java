@@ -140,13 +140,16 @@ class ConsoleBrowserTest {
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("act-payment-" + id), "requeued"));
         screenshot("3-requeued");
 
-        // The requeue handed the row to a worker: the order becomes PAID and the callback done.
+        // The requeue handed the row to a worker: the order becomes PAID, the callback done, and its event is
+        // delivered to the test profile's sink, attempt by attempt.
         wait.withTimeout(Duration.ofSeconds(30)).until(driver -> {
             driver.navigate().refresh();
-            return driver.findElement(By.id("order-status")).getText().equals("PAID");
+            return driver.findElement(By.id("order-status")).getText().equals("PAID")
+                    && driver.findElement(By.id("timeline")).getText().contains("delivered");
         });
         assertThat(browser.findElement(By.id("cb-payment-" + id)).getText()).contains("done");
-        assertThat(browser.findElement(By.id("timeline")).getText()).contains("PAID via wxpay " + tradeNo);
+        assertThat(browser.findElement(By.id("timeline")).getText()).contains("PAID via wxpay " + tradeNo)
+                .contains("order.paid");
         screenshot("4-paid");
 
         browser.manage().window().setSize(new Dimension(390, 844));

@@ -102,6 +102,33 @@ class ConsoleTest {
                 "/" + pom.replaceAll("(?s).*<htmx.version>([^<]+)</htmx.version>.*", "$1") + "/");
     }
 
+    @Test
+    void anOrderIsFoundByEachOfItsNumbers() {
+        String outTradeNo = Ids.unique("FIND");
+        String tradeNo = Ids.unique("TRADE");
+        String refundNo = Ids.unique("RF");
+        db.update("""
+                INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount,
+                    currency, status, retry_count, next_retry_at, raw_body, created_at, updated_at)
+                VALUES ('default', 'stripe', ?, ?, 'succeeded', 5.00, 'USD', 1, 0, NOW(3), '', NOW(3), NOW(3))""",
+                tradeNo, outTradeNo);
+        db.update("""
+                INSERT INTO refund_callback_log (merchant_id, channel, refund_no, channel_trade_no, out_trade_no, refund_state,
+                    amount, currency, status, retry_count, next_retry_at, raw_body, created_at, updated_at)
+                VALUES ('default', 'stripe', ?, ?, ?, 'SUCCEEDED', 5.00, 'USD', 2, 8, NOW(3), '', NOW(3), NOW(3))""",
+                refundNo, tradeNo, outTradeNo);
+        String cookie = login(Api.ALICE_TOKEN).cookie(ConsoleSessions.COOKIE);
+        for (String[] search : new String[][] {{"order", outTradeNo}, {"trade", tradeNo}, {"refund", refundNo}}) {
+            String page = given().cookie(ConsoleSessions.COOKIE, cookie).queryParam("by", search[0])
+                    .queryParam("q", search[1]).get("/admin/console/search").then().statusCode(200).extract().asString();
+            assertThat(page).as(search[0]).contains("Order " + outTradeNo).contains(tradeNo).contains(refundNo)
+                    .contains("No order with this number");
+        }
+        String none = given().cookie(ConsoleSessions.COOKIE, cookie).queryParam("by", "trade").queryParam("q", "nope")
+                .get("/admin/console/search").then().statusCode(200).extract().asString();
+        assertThat(none).contains("Nothing found for nope");
+    }
+
     static Response login(String token) {
         Response login = given().redirects().follow(false).formParam("token", token).post("/admin/console/login");
         login.then().statusCode(303).header("Location", org.hamcrest.Matchers.endsWith("/admin/console"));
