@@ -1,5 +1,6 @@
 package io.paycallback.api;
 
+import io.paycallback.config.PayCallbackConfig;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -179,7 +180,7 @@ public class AdminResource {
         if (log.isEmpty()) {
             return Uni.createFrom().item(ErrorBody.response(Response.Status.NOT_FOUND, "kind is payment or refund"));
         }
-        return requeue(LeasedTable.of(log.get()), id, caller);
+        return requeue(log.get().leased(), id, caller);
     }
 
     @GET
@@ -204,7 +205,7 @@ public class AdminResource {
     @APIResponse(responseCode = "400", description = "outTradeNo missing",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     public Uni<Response> outbox(@QueryParam("outTradeNo") String outTradeNo,
-                                @QueryParam("merchantId") @DefaultValue("default") String merchantId) {
+                                @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId) {
         if (outTradeNo == null || outTradeNo.isBlank()) {
             return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, "outTradeNo is required"));
         }
@@ -312,10 +313,6 @@ public class AdminResource {
     }
 
     private static Optional<CallbackLog> log(String kind) {
-        return switch (kind) {
-            case "payment" -> Optional.of(CallbackLog.PAYMENT);
-            case "refund" -> Optional.of(CallbackLog.REFUND);
-            default -> Optional.empty();
-        };
+        return CallbackLog.fromApiName(kind);
     }
 }

@@ -1,6 +1,7 @@
 package io.paycallback.api;
 
 import io.paycallback.channel.ChannelId;
+import io.paycallback.ledger.CallbackLog;
 import io.paycallback.ledger.DeadLetters;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.RowStatus;
@@ -44,12 +45,9 @@ public final class AdminViews {
 
         /** @throws IllegalArgumentException with the operator's mistake, when the filter cannot mean exactly one thing */
         public DeadLetters.Filter toFilter() {
-            LeasedTable leased = switch (table == null ? "" : table) {
-                case "payment" -> LeasedTable.PAY_CALLBACK_LOG;
-                case "refund" -> LeasedTable.REFUND_CALLBACK_LOG;
-                case "outbox" -> LeasedTable.OUTBOX;
-                default -> throw new IllegalArgumentException("table is payment, refund or outbox");
-            };
+            LeasedTable leased = "outbox".equals(table) ? LeasedTable.OUTBOX
+                    : CallbackLog.fromApiName(table == null ? "" : table).map(CallbackLog::leased)
+                    .orElseThrow(() -> new IllegalArgumentException("table is payment, refund or outbox"));
             if (channel != null && ChannelId.fromPath(channel).isEmpty()) {
                 throw new IllegalArgumentException("channel is wxpay, alipay or stripe");
             }

@@ -1,5 +1,7 @@
 package io.paycallback.api;
 
+import io.paycallback.channel.Money;
+import io.paycallback.config.PayCallbackConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -11,7 +13,7 @@ import java.util.regex.Pattern;
 /**
  * A new order from the order service, checked field by field so a bad request says exactly what is wrong.
  */
-public record OrderRequest(@Schema(defaultValue = "default") String merchantId, String outTradeNo,
+public record OrderRequest(@Schema(defaultValue = PayCallbackConfig.DEFAULT_MERCHANT) String merchantId, String outTradeNo,
                            @Schema(type = SchemaType.STRING, example = "88.00") BigDecimal amount,
                            @Schema(example = "CNY") String currency) {
 
@@ -23,7 +25,7 @@ public record OrderRequest(@Schema(defaultValue = "default") String merchantId, 
         if (body == null || !body.isObject()) {
             throw new IllegalArgumentException("body must be a JSON object");
         }
-        String merchantId = text(body, "merchantId", "default");
+        String merchantId = text(body, "merchantId", PayCallbackConfig.DEFAULT_MERCHANT);
         if (!MERCHANT.matcher(merchantId).matches()) {
             throw new IllegalArgumentException("merchantId must be 1-32 letters, digits, '_' or '-'");
         }
@@ -66,8 +68,7 @@ public record OrderRequest(@Schema(defaultValue = "default") String merchantId, 
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown currency " + code);
         }
-        int digits = currency.getDefaultFractionDigits();
-        if (digits < 0 || digits > 2) {
+        if (!Money.fitsLedger(currency)) {
             throw new IllegalArgumentException("currency " + code + " is not supported (amounts hold at most 2 decimals)");
         }
         return currency;

@@ -1,5 +1,6 @@
 package io.paycallback.api;
 
+import io.paycallback.config.PayCallbackConfig;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -85,7 +86,7 @@ public class OrderResource {
     @APIResponse(responseCode = "409", description = "the order is not PENDING",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     public Uni<Response> close(@PathParam("outTradeNo") String outTradeNo,
-                               @QueryParam("merchantId") @DefaultValue("default") String merchantId) {
+                               @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId) {
         return orders.close(pool, merchantId, outTradeNo).flatMap(closed -> closed
                 ? Uni.createFrom().item(Response.ok(new OrderViews.Closed(outTradeNo, OrderStatus.CLOSED)).build())
                 : orders.find(pool, merchantId, outTradeNo).map(order -> order
@@ -100,7 +101,7 @@ public class OrderResource {
     @APIResponse(responseCode = "404", description = "no such order",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     public Uni<Response> get(@PathParam("outTradeNo") String outTradeNo,
-                             @QueryParam("merchantId") @DefaultValue("default") String merchantId) {
+                             @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId) {
         return orders.find(pool, merchantId, outTradeNo).map(order -> order
                 .map(found -> Response.ok(OrderViews.OrderView.of(found)).build())
                 .orElseGet(() -> ErrorBody.response(Response.Status.NOT_FOUND, "no order " + outTradeNo)));

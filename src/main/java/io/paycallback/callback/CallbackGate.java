@@ -1,5 +1,7 @@
 package io.paycallback.callback;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.config.PayCallbackConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -12,10 +14,17 @@ import java.util.concurrent.Semaphore;
 @ApplicationScoped
 public class CallbackGate {
 
+    static final String IN_FLIGHT = "paycallback.callbacks.in.flight";
+
+    private final int capacity;
     private final Semaphore permits;
 
-    public CallbackGate(PayCallbackConfig config) {
-        this.permits = new Semaphore(config.callback().maxConcurrency());
+    public CallbackGate(PayCallbackConfig config, MeterRegistry registry) {
+        this.capacity = config.callback().maxConcurrency();
+        this.permits = new Semaphore(capacity);
+        Gauge.builder(IN_FLIGHT, this, CallbackGate::inFlight)
+                .description("Callbacks inside the gate now; at max-concurrency the next one is answered busy")
+                .register(registry);
     }
 
     public boolean tryEnter() {
@@ -26,7 +35,7 @@ public class CallbackGate {
         permits.release();
     }
 
-    public int available() {
-        return permits.availablePermits();
+    public int inFlight() {
+        return capacity - permits.availablePermits();
     }
 }

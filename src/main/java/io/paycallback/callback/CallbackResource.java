@@ -1,5 +1,6 @@
 package io.paycallback.callback;
 
+import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.channel.Answer;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
@@ -28,7 +29,6 @@ import java.util.Optional;
 @Consumes(MediaType.WILDCARD)
 public class CallbackResource {
 
-    static final String DEFAULT_MERCHANT = "default";
 
     private final Channels channels;
     private final CallbackService service;
@@ -43,7 +43,7 @@ public class CallbackResource {
     @POST
     @Path("pay/callback/{channel}")
     public Uni<Response> payment(@PathParam("channel") String channel, HttpHeaders headers, byte[] body) {
-        return handle(CallbackKind.PAYMENT, channel, DEFAULT_MERCHANT, headers, body);
+        return handle(CallbackKind.PAYMENT, channel, PayCallbackConfig.DEFAULT_MERCHANT, headers, body);
     }
 
     @POST
@@ -56,7 +56,7 @@ public class CallbackResource {
     @POST
     @Path("refund/callback/{channel}")
     public Uni<Response> refund(@PathParam("channel") String channel, HttpHeaders headers, byte[] body) {
-        return handle(CallbackKind.REFUND, channel, DEFAULT_MERCHANT, headers, body);
+        return handle(CallbackKind.REFUND, channel, PayCallbackConfig.DEFAULT_MERCHANT, headers, body);
     }
 
     @POST

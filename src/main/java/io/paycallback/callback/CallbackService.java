@@ -7,6 +7,7 @@ import io.paycallback.channel.Verdict;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.BodyDigest;
 import io.paycallback.ledger.CallbackLedger;
+import io.paycallback.ledger.Pickup;
 import io.paycallback.ledger.Quarantine;
 import io.paycallback.ledger.Reservation;
 import io.paycallback.retry.Worker;
@@ -72,10 +73,10 @@ public class CallbackService {
         if (notice instanceof Notice.Ignored) {
             return Uni.createFrom().item(CallbackResult.IGNORED);
         }
-        boolean claim = worker.hasRoom();
+        Pickup pickup = worker.hasRoom() ? Pickup.CALLER : Pickup.SCANNER;
         Uni<Reservation> reservation = notice instanceof Notice.Payment payment
-                ? ledger.reserve(payment, request.body(), claim)
-                : ledger.reserve((Notice.Refund) notice, request.body(), claim);
+                ? ledger.reserve(payment, request.body(), pickup)
+                : ledger.reserve((Notice.Refund) notice, request.body(), pickup);
         return reservation
                 .ifNoItem().after(storeTimeout).fail()
                 .map(this::accepted)

@@ -17,11 +17,18 @@ public final class Money {
      * @throws Rejection.Malformed for an unknown currency, or one with more fraction digits than the ledger holds
      */
     public static BigDecimal fromMinorUnits(long minorUnits, String currency) throws Rejection.Malformed {
-        int digits = currency(currency).getDefaultFractionDigits();
-        if (digits < 0 || digits > LEDGER_SCALE) {
+        Currency known = currency(currency);
+        int digits = known.getDefaultFractionDigits();
+        if (!fitsLedger(known)) {
             throw Rejection.malformed("currency has " + digits + " fraction digits, the ledger holds " + LEDGER_SCALE);
         }
         return BigDecimal.valueOf(minorUnits, digits);
+    }
+
+    /** Whether the ledger's DECIMAL(18,2) columns hold this currency's amounts exactly. */
+    public static boolean fitsLedger(Currency currency) {
+        int digits = currency.getDefaultFractionDigits();
+        return digits >= 0 && digits <= LEDGER_SCALE;
     }
 
     /** The inverse of {@link #fromMinorUnits}, for amounts we send to a provider. */

@@ -1,16 +1,36 @@
 package io.paycallback.channel;
 
-/** What happened to a callback, in the terms each provider's answer table is written in. */
+/**
+ * What happened to a callback, and the answer table of DESIGN.md: the same HTTP status for every provider (each
+ * provider's {@link AnswerFormat} writes the body, and Stripe answers a bad signature 400), so that "stored" is the
+ * only success and everything else makes the provider push again.
+ */
 public enum Outcome {
     /** Reserved now, already reserved, or acknowledged and ignored. */
-    ACCEPTED,
-    BAD_SIGNATURE,
-    MALFORMED,
+    ACCEPTED(200, "ok"),
+    BAD_SIGNATURE(401, "signature verification failed"),
+    MALFORMED(400, "malformed notice"),
     /** The callback gate is full. */
-    BUSY,
+    BUSY(503, "busy, retry later"),
     /** The database did not confirm the reservation. */
-    STORE_FAILED,
-    TOO_LARGE,
+    STORE_FAILED(500, "storage unavailable, retry later"),
+    TOO_LARGE(413, "body too large"),
     /** No keys are configured for this merchant on this channel. */
-    UNKNOWN_MERCHANT
+    UNKNOWN_MERCHANT(404, "unknown merchant");
+
+    private final int status;
+    private final String phrase;
+
+    Outcome(int status, String phrase) {
+        this.status = status;
+        this.phrase = phrase;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String phrase() {
+        return phrase;
+    }
 }

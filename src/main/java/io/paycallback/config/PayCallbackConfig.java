@@ -14,6 +14,9 @@ import java.util.Optional;
 @ConfigMapping(prefix = "paycallback")
 public interface PayCallbackConfig {
 
+    /** The merchant of a callback path without a merchant segment, and of API calls that name none. */
+    String DEFAULT_MERCHANT = "default";
+
     /** Per merchant id (the optional last path segment of a callback; {@code default} when absent). */
     Map<String, Merchant> merchants();
 

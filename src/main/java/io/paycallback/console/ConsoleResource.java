@@ -46,7 +46,6 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -227,7 +226,7 @@ public class ConsoleResource {
         }
         CallbackLog log = log(table).orElse(CallbackLog.PAYMENT);
         return callbackRows.list(log, RowStatus.DEAD, LIST_LIMIT).map(rows -> Templates.deadLetters(page("dead"),
-                ConsoleViews.kind(log), rows.stream().map(ConsoleViews.CallbackLine::of).toList(), List.of()));
+                log.apiName(), rows.stream().map(ConsoleViews.CallbackLine::of).toList(), List.of()));
     }
 
     @POST
@@ -237,7 +236,7 @@ public class ConsoleResource {
         if (log.isEmpty()) {
             return Uni.createFrom().item(Templates.done(new ConsoleViews.Done(false, "no such kind " + kind)));
         }
-        return requeue(LeasedTable.of(log.get()), id);
+        return requeue(log.get().leased(), id);
     }
 
     @POST
@@ -350,7 +349,7 @@ public class ConsoleResource {
     }
 
     private static Optional<CallbackLog> log(String kind) {
-        return Optional.ofNullable(Map.of("payment", CallbackLog.PAYMENT, "refund", CallbackLog.REFUND).get(kind));
+        return CallbackLog.fromApiName(kind);
     }
 
     private static LocalDateTime time(String value, String field) {

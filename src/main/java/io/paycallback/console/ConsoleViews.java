@@ -51,13 +51,13 @@ public final class ConsoleViews {
 
         static CallbackLine of(CallbackRow row) {
             if (row instanceof CallbackRow.Payment p) {
-                return new CallbackLine(ConsoleViews.kind(CallbackLog.PAYMENT), p.id(), p.merchantId(), p.channel(), p.channelTradeNo(),
+                return new CallbackLine(CallbackLog.PAYMENT.apiName(), p.id(), p.merchantId(), p.channel(), p.channelTradeNo(),
                         p.outTradeNo(), p.tradeState(), money(p.amount()), p.currency(), p.status().label(),
                         p.status() == RowStatus.DEAD, p.retryCount(), time(p.nextRetryAt()), text(p.lastError()),
                         p.bodyLength(), time(p.createdAt()), time(p.updatedAt()));
             }
             CallbackRow.Refund r = (CallbackRow.Refund) row;
-            return new CallbackLine(ConsoleViews.kind(CallbackLog.REFUND), r.id(), r.merchantId(), r.channel(), r.refundNo(),
+            return new CallbackLine(CallbackLog.REFUND.apiName(), r.id(), r.merchantId(), r.channel(), r.refundNo(),
                     text(r.outTradeNo()), r.refundState(), money(r.amount()), r.currency(), r.status().label(),
                     r.status() == RowStatus.DEAD, r.retryCount(), time(r.nextRetryAt()), text(r.lastError()),
                     r.bodyLength(), time(r.createdAt()), time(r.updatedAt()));
@@ -145,10 +145,6 @@ public final class ConsoleViews {
     static TableCounts counts(LeasedTable table, Map<RowStatus, StatusCounts.Count> byStatus, long stalePending) {
         return new TableCounts(table.table(), count(byStatus.get(RowStatus.PENDING)), count(byStatus.get(RowStatus.DONE)),
                 count(byStatus.get(RowStatus.DEAD)), count(byStatus.get(RowStatus.COMPACTED)), Long.toString(stalePending));
-    }
-
-    static String kind(CallbackLog log) {
-        return log == CallbackLog.PAYMENT ? "payment" : "refund";
     }
 
     static String tableName(LeasedTable table) {

@@ -42,20 +42,16 @@ public class CallbackLedger {
         this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
     }
 
-    /**
-     * @param claim whether the caller will process the row at once: it is then written already leased by the
-     *              caller, which saves the separate write that would claim it; otherwise it is due for the scanner now
-     */
-    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, boolean claim) {
-        return reserve(payment, rawBody, claim, Origin.CALLBACK);
+    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, Pickup pickup) {
+        return reserve(payment, rawBody, pickup, Origin.CALLBACK);
     }
 
-    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, boolean claim) {
-        return reserve(refund, rawBody, claim, Origin.CALLBACK);
+    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, Pickup pickup) {
+        return reserve(refund, rawBody, pickup, Origin.CALLBACK);
     }
 
     /** @param rawBody for a query or submission, the provider's verified answer */
-    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, boolean claim, Origin origin) {
+    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, Pickup pickup, Origin origin) {
         Tuple row = Tuple.tuple()
                 .addString(payment.merchantId())
                 .addString(payment.channel().path())
@@ -65,10 +61,10 @@ public class CallbackLedger {
                 .addBigDecimal(payment.amount())
                 .addString(payment.currency())
                 .addString(origin.column());
-        return insert(CallbackLog.PAYMENT, INSERT_PAYMENT, row, rawBody, claim);
+        return insert(CallbackLog.PAYMENT, INSERT_PAYMENT, row, rawBody, pickup);
     }
 
-    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, boolean claim, Origin origin) {
+    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, Pickup pickup, Origin origin) {
         Tuple row = Tuple.tuple()
                 .addString(refund.merchantId())
                 .addString(refund.channel().path())
@@ -81,17 +77,18 @@ public class CallbackLedger {
                 .addBigDecimal(refund.refundedTotal())
                 .addString(refund.currency())
                 .addString(origin.column());
-        return insert(CallbackLog.REFUND, INSERT_REFUND, row, rawBody, claim);
+        return insert(CallbackLog.REFUND, INSERT_REFUND, row, rawBody, pickup);
     }
 
-    private Uni<Reservation> insert(CallbackLog log, String sql, Tuple row, byte[] rawBody, boolean claim) {
+    private Uni<Reservation> insert(CallbackLog log, String sql, Tuple row, byte[] rawBody, Pickup pickup) {
+        boolean claim = pickup == Pickup.CALLER;
         String token = claim ? UUID.randomUUID().toString() : null;
         row.addString(token).addLong(claim ? leaseMicros : 0).addValue(Buffer.buffer(rawBody));
         return pool.preparedQuery(sql).execute(row)
                 .<Reservation>map(rows -> {
                     long id = rows.property(MySQLClient.LAST_INSERTED_ID);
-                    return new Reservation.Reserved(log, id,
-                            claim ? Optional.of(new Lease(LeasedTable.of(log), id, token, 0)) : Optional.empty());
+                    return new Reservation.Reserved(
+                            claim ? Optional.of(new Lease(log.leased(), id, token, 0)) : Optional.empty());
                 })
                 .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(Reservation.AlreadyReserved::new);
     }

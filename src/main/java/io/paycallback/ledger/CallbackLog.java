@@ -1,17 +1,45 @@
 package io.paycallback.ledger;
 
-/** The two idempotency tables. Payments and refunds never share one: their unique keys would collide. */
+import io.paycallback.channel.CallbackKind;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The two idempotency tables, each with the kind of notice it holds, its leased table and its name in the admin API.
+ * Payments and refunds never share one: their unique keys would collide.
+ */
 public enum CallbackLog {
-    PAYMENT("pay_callback_log"),
-    REFUND("refund_callback_log");
+    PAYMENT(CallbackKind.PAYMENT, LeasedTable.PAY_CALLBACK_LOG, "payment"),
+    REFUND(CallbackKind.REFUND, LeasedTable.REFUND_CALLBACK_LOG, "refund");
 
-    private final String table;
+    private final CallbackKind kind;
+    private final LeasedTable leased;
+    private final String apiName;
 
-    CallbackLog(String table) {
-        this.table = table;
+    CallbackLog(CallbackKind kind, LeasedTable leased, String apiName) {
+        this.kind = kind;
+        this.leased = leased;
+        this.apiName = apiName;
     }
 
     public String table() {
-        return table;
+        return leased.table();
+    }
+
+    public CallbackKind kind() {
+        return kind;
+    }
+
+    public LeasedTable leased() {
+        return leased;
+    }
+
+    public String apiName() {
+        return apiName;
+    }
+
+    public static Optional<CallbackLog> fromApiName(String name) {
+        return Arrays.stream(values()).filter(log -> log.apiName.equals(name)).findFirst();
     }
 }

@@ -20,8 +20,4 @@ public enum LeasedTable {
     public String table() {
         return table;
     }
-
-    public static LeasedTable of(CallbackLog log) {
-        return log == CallbackLog.PAYMENT ? PAY_CALLBACK_LOG : REFUND_CALLBACK_LOG;
-    }
 }

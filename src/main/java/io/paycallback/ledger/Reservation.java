@@ -10,7 +10,7 @@ public sealed interface Reservation {
      *
      * @param lease present when the row was written already leased to the caller
      */
-    record Reserved(CallbackLog log, long id, Optional<Lease> lease) implements Reservation {
+    record Reserved(Optional<Lease> lease) implements Reservation {
     }
 
     /** The unique key already holds it: a repeat push, to be acknowledged and otherwise ignored. */

@@ -69,7 +69,7 @@ public class BacklogGauges {
         return value;
     }
 
-    @Scheduled(every = "${paycallback.monitoring.gauge-interval:30s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(every = "${paycallback.monitoring.gauge-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void refresh() {
         try {

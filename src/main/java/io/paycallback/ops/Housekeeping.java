@@ -63,7 +63,7 @@ public class Housekeeping {
         this.maxBatches = settings.maxBatchesPerRun();
     }
 
-    @Scheduled(every = "${paycallback.housekeeping.interval:10m}", delayed = "1m",
+    @Scheduled(every = "${paycallback.housekeeping.interval}", delayed = "1m",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void run() {
         try {

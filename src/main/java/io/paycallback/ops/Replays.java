@@ -74,8 +74,12 @@ public class Replays {
     }
 
     private Uni<Outcome> reparse(CallbackLog log, CallbackRow row, byte[] body, String actor) {
-        CallbackKind kind = log == CallbackLog.PAYMENT ? CallbackKind.PAYMENT : CallbackKind.REFUND;
-        Verdict verdict = channels.get(ChannelId.fromPath(row.channel()).orElseThrow())
+        CallbackKind kind = log.kind();
+        Optional<ChannelId> channel = ChannelId.fromPath(row.channel());
+        if (channel.isEmpty()) {
+            return Uni.createFrom().item(new Outcome.Unparseable("the row's channel '" + row.channel() + "' is unknown"));
+        }
+        Verdict verdict = channels.get(channel.get())
                 .parseStored(new CallbackRequest(row.merchantId(), kind, Map.of(), body));
         if (!(verdict instanceof Verdict.Accepted accepted)) {
             return Uni.createFrom().item(new Outcome.Unparseable(verdict.toString()));
@@ -98,7 +102,7 @@ public class Replays {
                 return new Outcome.Conflict("the body's key differs from the row's, or the row changed meanwhile");
             }
             audit.logged(entry.get(), actor, AuditAction.REPLAY, target, 1);
-            worker.handOff(LeasedTable.of(log), id);
+            worker.handOff(log.leased(), id);
             return new Outcome.Queued(id);
         });
     }

@@ -1,5 +1,6 @@
 package io.paycallback.order;
 
+import io.paycallback.ledger.StoredPayment;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -65,10 +66,10 @@ public class Orders {
     }
 
     /** PENDING to PAID, only for the order's own amount and currency. */
-    public Uni<Boolean> markPaid(SqlClient client, String merchantId, String outTradeNo, BigDecimal amount,
-                                 String currency, String channel, String channelTradeNo) {
-        return changed(client, MARK_PAID, Tuple.tuple().addString(channel).addString(channelTradeNo)
-                .addString(merchantId).addString(outTradeNo).addBigDecimal(amount).addString(currency));
+    public Uni<Boolean> markPaid(SqlClient client, StoredPayment payment) {
+        return changed(client, MARK_PAID, Tuple.tuple().addString(payment.channel()).addString(payment.channelTradeNo())
+                .addString(payment.merchantId()).addString(payment.outTradeNo()).addBigDecimal(payment.amount())
+                .addString(payment.currency()));
     }
 
     public Uni<Boolean> close(SqlClient client, String merchantId, String outTradeNo) {
@@ -79,11 +80,10 @@ public class Orders {
      * Sets the refunded amount of the order's own payment to the provider's refunded total for it; the order becomes
      * REFUNDED when that is all it was paid. A refund of another payment of the same order leaves the order as it is.
      */
-    public Uni<Boolean> recordRefunded(SqlClient client, String merchantId, String outTradeNo, String channel,
-                                       String channelTradeNo, BigDecimal refundedTotal) {
+    public Uni<Boolean> recordRefunded(SqlClient client, StoredPayment payment, BigDecimal refundedTotal) {
         return changed(client, RECORD_REFUNDED, Tuple.tuple().addBigDecimal(refundedTotal).addBigDecimal(refundedTotal)
-                .addString(merchantId).addString(outTradeNo).addString(channel).addString(channelTradeNo)
-                .addBigDecimal(refundedTotal).addBigDecimal(refundedTotal));
+                .addString(payment.merchantId()).addString(payment.outTradeNo()).addString(payment.channel())
+                .addString(payment.channelTradeNo()).addBigDecimal(refundedTotal).addBigDecimal(refundedTotal));
     }
 
     private static Uni<Boolean> changed(SqlClient client, String sql, Tuple params) {

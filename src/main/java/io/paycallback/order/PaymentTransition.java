@@ -39,8 +39,7 @@ public class PaymentTransition {
      * made the update miss) to tell a mismatch, an unknown order and a stale notice apart.
      */
     public Uni<Transition> apply(SqlClient transaction, StoredPayment payment) {
-        return orders.markPaid(transaction, payment.merchantId(), payment.outTradeNo(), payment.amount(),
-                        payment.currency(), payment.channel(), payment.channelTradeNo())
+        return orders.markPaid(transaction, payment)
                 .flatMap(moved -> moved ? paid(transaction, payment) : notMoved(transaction, payment));
     }
 
@@ -77,7 +76,7 @@ public class PaymentTransition {
     private Uni<Transition> refund(SqlClient transaction, StoredPayment payment, StalePayment stale) {
         String refundNo = "RFP" + payment.id();
         Refunds.Refund refund = new Refunds.Refund(payment.merchantId(), payment.channel(), refundNo, null,
-                payment.outTradeNo(), payment.channelTradeNo(), payment.amount(), null, payment.currency(),
+                payment.channelTradeNo(), payment.outTradeNo(), payment.amount(), null, payment.currency(),
                 RefundStatus.REQUESTED, stale.reason());
         boolean submit = ChannelId.fromPath(payment.channel())
                 .flatMap(channel -> providers.find(channel, payment.merchantId())).isPresent();
@@ -111,7 +110,7 @@ public class PaymentTransition {
         return "pay:" + payment.id();
     }
 
-    private static DownstreamEvent event(StoredPayment payment, String type, String refundNo, String reason) {
+    private static DownstreamEvent event(StoredPayment payment, EventType type, String refundNo, String reason) {
         return new DownstreamEvent(source(payment), type, payment.merchantId(), payment.outTradeNo(),
                 payment.channel(), payment.channelTradeNo(), refundNo, payment.amount(),
                 refundNo == null ? null : payment.amount(), null, payment.currency(), reason);

@@ -73,7 +73,7 @@ public class RefundTransition {
                                 + after.value().toPlainString());
                     }
                     Refunds.Refund settled = new Refunds.Refund(refund.merchantId(), refund.channel(), refund.refundNo(),
-                            refund.channelRefundId(), outTradeNo, refund.channelTradeNo(), ownAmount,
+                            refund.channelRefundId(), refund.channelTradeNo(), outTradeNo, ownAmount,
                             refund.refundedTotal(), refund.currency(),
                             refund.succeeded() ? RefundStatus.SUCCEEDED : RefundStatus.FAILED, PROVIDER_REASON);
                     return refunds.settle(transaction, settled).flatMap(changed -> {
@@ -92,8 +92,7 @@ public class RefundTransition {
         DownstreamEvent event = new DownstreamEvent(source(refund), EventType.REFUND_SUCCEEDED, refund.merchantId(),
                 outTradeNo, refund.channel(), refund.channelTradeNo(), refund.refundNo(), after.subtract(before),
                 refund.amount(), after, refund.currency(), null);
-        return orders.recordRefunded(transaction, refund.merchantId(), payment.outTradeNo(), refund.channel(),
-                        refund.channelTradeNo(), after)
+        return orders.recordRefunded(transaction, payment, after)
                 .chain(() -> outbox.emit(transaction, event))
                 .map(ids -> Transition.of(Transition.Result.REFUND_SETTLED, ids));
     }
@@ -122,7 +121,7 @@ public class RefundTransition {
         return "refund:" + refund.id();
     }
 
-    private static DownstreamEvent event(StoredRefund refund, String outTradeNo, String type, String reason) {
+    private static DownstreamEvent event(StoredRefund refund, String outTradeNo, EventType type, String reason) {
         return new DownstreamEvent(source(refund), type, refund.merchantId(), outTradeNo, refund.channel(),
                 refund.channelTradeNo(), refund.refundNo(), refund.amount(), refund.amount(), null, refund.currency(),
                 reason);

@@ -53,9 +53,9 @@ public class Refunds {
      *                      the notice only reported a running total
      * @param refundedTotal the payment's running total refunded that the settling notice reported, or null
      */
-    public record Refund(String merchantId, String channel, String refundNo, String channelRefundId, String outTradeNo,
-                         String channelTradeNo, BigDecimal amount, BigDecimal refundedTotal, String currency,
-                         RefundStatus status, String reason) {
+    public record Refund(String merchantId, String channel, String refundNo, String channelRefundId,
+                         String channelTradeNo, String outTradeNo, BigDecimal amount, BigDecimal refundedTotal,
+                         String currency, RefundStatus status, String reason) {
     }
 
     /** A refund as it is to be submitted, and what its submission brought back. */

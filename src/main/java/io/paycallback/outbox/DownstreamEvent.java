@@ -12,12 +12,12 @@ import java.math.BigDecimal;
  * @param refundAmount  for refund events, the refund's own amount when the provider stated it; else null
  * @param refundedTotal for {@code refund.succeeded}, the payment's refunded total after this refund; else null
  */
-public record DownstreamEvent(String source, String type, String merchantId, String outTradeNo, String channel,
+public record DownstreamEvent(String source, EventType type, String merchantId, String outTradeNo, String channel,
                               String channelTradeNo, String refundNo, BigDecimal amount, BigDecimal refundAmount,
                               BigDecimal refundedTotal, String currency, String reason) {
 
     public String id() {
-        return source + ":" + type;
+        return source + ":" + type.wire();
     }
 
     public static DownstreamEvent alert(String source, String merchantId, String outTradeNo, String channel,

@@ -3,15 +3,18 @@ package io.paycallback.outbox;
 import io.paycallback.ledger.Lease;
 
 /**
- * An event row as its writer left it. A row for a real destination is written already leased by the writer, so the
- * relay can deliver it right after the commit without another write; should that never happen, the lease lapses and
- * the scanner delivers it. A row for the built-in log destination is written delivered, to be logged after the commit.
- *
- * @param lease null when the row went to the log destination
+ * An event row as its writer left it, to be acted on once the writer's transaction has committed.
  */
-public record Emission(Lease lease, String idempotencyKey, String payload) {
+public sealed interface Emission {
 
-    public boolean toLog() {
-        return lease == null;
+    /**
+     * A row for a real destination, written already leased by the writer, so the relay can deliver it right after the
+     * commit without another write; should that never happen, the lease lapses and the scanner delivers it.
+     */
+    record ToDeliver(Lease lease) implements Emission {
+    }
+
+    /** A row for the built-in log destination, written delivered: it is logged after the commit. */
+    record ToLog(String idempotencyKey, String payload) implements Emission {
     }
 }

@@ -19,6 +19,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,15 +56,20 @@ public class Outbox {
 
     private final ObjectMapper json;
     private final Clock clock;
-    private final Map<String, List<String>> destinationsByType = new LinkedHashMap<>();
+    private final Map<EventType, List<String>> destinationsByType = new EnumMap<>(EventType.class);
     private final long leaseMicros;
 
     public Outbox(ObjectMapper json, Clock clock, PayCallbackConfig config) {
         this.json = json;
         this.clock = clock;
         this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
-        config.downstream().destinations().forEach((name, destination) -> destination.events().forEach(type ->
-                destinationsByType.computeIfAbsent(type.trim(), t -> new ArrayList<>()).add(name)));
+        // A misspelt type would silently starve its destination: refuse it at start-up, naming the key.
+        config.downstream().destinations().forEach((name, destination) -> destination.events().forEach(wire -> {
+            EventType type = EventType.fromWire(wire.trim()).orElseThrow(() -> new IllegalArgumentException(
+                    "paycallback.downstream.destinations." + name + ".events: unknown event type '" + wire.trim()
+                            + "'; known: " + EventType.known()));
+            destinationsByType.computeIfAbsent(type, t -> new ArrayList<>()).add(name);
+        }));
     }
 
     /**
@@ -82,17 +88,16 @@ public class Outbox {
 
     private Uni<Optional<Emission>> insert(SqlClient transaction, DownstreamEvent event, String destination,
                                            String payload, String token) {
-        String idempotencyKey = idempotencyKey(event.source(), event.type(), destination);
-        Tuple row = Tuple.tuple().addString(event.source()).addString(event.type()).addString(destination)
+        String idempotencyKey = idempotencyKey(event.source(), event.type().wire(), destination);
+        Tuple row = Tuple.tuple().addString(event.source()).addString(event.type().wire()).addString(destination)
                 .addString(event.merchantId()).addString(event.outTradeNo()).addString(payload);
         if (LOG_DESTINATION.equals(destination)) {
             return transaction.preparedQuery(INSERT_LOGGED).execute(row)
-                    .map(rows -> Optional.of(new Emission(null, idempotencyKey, payload)));
+                    .map(rows -> Optional.<Emission>of(new Emission.ToLog(idempotencyKey, payload)));
         }
         return transaction.preparedQuery(INSERT).execute(row.addString(token).addLong(leaseMicros))
-                .map(rows -> Optional.of(new Emission(
-                        new Lease(LeasedTable.OUTBOX, rows.property(MySQLClient.LAST_INSERTED_ID), token, 0),
-                        idempotencyKey, payload)));
+                .map(rows -> Optional.<Emission>of(new Emission.ToDeliver(
+                        new Lease(LeasedTable.OUTBOX, rows.property(MySQLClient.LAST_INSERTED_ID), token, 0))));
     }
 
     /** Stable per event and destination: a receiver that saw an earlier try of the same delivery can tell. */
@@ -121,7 +126,7 @@ public class Outbox {
         return events;
     }
 
-    List<String> destinations(String type) {
+    List<String> destinations(EventType type) {
         return destinationsByType.getOrDefault(type, List.of(LOG_DESTINATION));
     }
 
@@ -133,7 +138,7 @@ public class Outbox {
     }
 
     private String payload(DownstreamEvent event) {
-        EventBody body = new EventBody(event.id(), event.type(), event.merchantId(), event.outTradeNo(), event.channel(),
+        EventBody body = new EventBody(event.id(), event.type().wire(), event.merchantId(), event.outTradeNo(), event.channel(),
                 event.channelTradeNo(), event.refundNo(), plain(event.amount()), plain(event.refundAmount()),
                 plain(event.refundedTotal()), event.currency(), event.reason(), clock.instant().toString());
         try {

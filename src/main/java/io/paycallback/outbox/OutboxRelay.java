@@ -62,7 +62,14 @@ public class OutboxRelay {
      */
     public Uni<String> deliver(Lease lease) {
         return pool.preparedQuery(LOAD).execute(Tuple.of(lease.id()))
-                .map(rows -> rows.iterator().next())
+                .map(rows -> {
+                    // Housekeeping may have archived the row since it was leased: nothing is left to deliver.
+                    var iterator = rows.iterator();
+                    if (!iterator.hasNext()) {
+                        throw new LeaseLostException(lease);
+                    }
+                    return iterator.next();
+                })
                 .flatMap(row -> {
                     String destination = row.getString("destination");
                     String type = row.getString("type");
@@ -108,8 +115,12 @@ public class OutboxRelay {
      */
     public Uni<List<Emission>> giveUp(SqlClient transaction, long id, String reason) {
         return transaction.preparedQuery(LOAD_FOR_ALERT).execute(Tuple.of(id)).flatMap(rows -> {
-            Row row = rows.iterator().next();
-            if (EventType.ALERT.equals(row.getString("type"))) {
+            var iterator = rows.iterator();
+            if (!iterator.hasNext()) {
+                return Uni.createFrom().item(List.<Emission>of());
+            }
+            Row row = iterator.next();
+            if (EventType.ALERT.wire().equals(row.getString("type"))) {
                 LOG.errorf("Alert outbox #%d to %s could not be delivered: %s", id, row.getString("destination"), reason);
                 return Uni.createFrom().item(List.<Emission>of());
             }
@@ -120,7 +131,7 @@ public class OutboxRelay {
     }
 
     /** The delivery of an event no destination subscribes to. */
-    public void log(Emission emission) {
+    public void log(Emission.ToLog emission) {
         log(emission.idempotencyKey(), emission.payload());
     }
 

@@ -5,6 +5,7 @@ import io.paycallback.ledger.CallbackLedger;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.Leases;
 import io.paycallback.ledger.Origin;
+import io.paycallback.ledger.Pickup;
 import io.paycallback.ledger.Reservation;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
@@ -66,7 +67,7 @@ public class Reconciler {
         this.timeout = config.providers().timeout().multipliedBy(2);
     }
 
-    @Scheduled(every = "${paycallback.retry.scan-interval:5s}", delayed = "${paycallback.retry.scan-delay:5s}",
+    @Scheduled(every = "${paycallback.retry.scan-interval}", delayed = "${paycallback.retry.scan-delay}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void sweep() {
         try {
@@ -100,7 +101,7 @@ public class Reconciler {
         for (ProviderClient client : clients) {
             PaymentAnswer answer = ask(client, query, answers);
             if (answer instanceof PaymentAnswer.Paid paid) {
-                Reservation stored = ledger.reserve(paid.payment(), paid.body(), false, Origin.QUERY).await().atMost(timeout);
+                Reservation stored = ledger.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.QUERY).await().atMost(timeout);
                 metrics.foundPaid(client.channel(), stored instanceof Reservation.Reserved);
                 leases.finish(pool, lease).await().atMost(timeout);
                 LOG.warnf("Order %s of merchant %s found paid by a %s query: its callbacks were lost",

@@ -34,7 +34,7 @@ public class Scanner {
         this.leaseTime = config.retry().lease();
     }
 
-    @Scheduled(every = "${paycallback.retry.scan-interval:5s}", delayed = "${paycallback.retry.scan-delay:5s}",
+    @Scheduled(every = "${paycallback.retry.scan-interval}", delayed = "${paycallback.retry.scan-delay}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void scan() {
         for (LeasedTable table : LeasedTable.values()) {

@@ -6,8 +6,9 @@ import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
 import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.OutboxRelay;
-import jakarta.annotation.PreDestroy;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
@@ -83,10 +84,10 @@ public class Worker {
     /** Delivers events a committed try wrote: logged ones now, the others on a worker under the writer's lease. */
     public void deliver(List<Emission> emitted) {
         for (Emission emission : emitted) {
-            if (emission.toLog()) {
-                relay.log(emission);
-            } else {
-                process(emission.lease());
+            if (emission instanceof Emission.ToDeliver leased) {
+                process(leased.lease());
+            } else if (emission instanceof Emission.ToLog logged) {
+                relay.log(logged);
             }
         }
     }
@@ -118,7 +119,14 @@ public class Worker {
         return executor.isShutdown();
     }
 
-    @PreDestroy
+    /**
+     * On the shutdown event rather than at bean destruction: its observers run before Quarkus closes the database pool,
+     * so the grace lets rows in flight commit (or record their failure) instead of failing on a closed pool.
+     */
+    void onShutdown(@Observes ShutdownEvent event) throws InterruptedException {
+        stop();
+    }
+
     public void stop() throws InterruptedException {
         executor.shutdown();
         if (!executor.awaitTermination(shutdownGrace.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -7,6 +7,7 @@ import io.paycallback.ledger.CallbackLedger;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.Leases;
 import io.paycallback.ledger.Origin;
+import io.paycallback.ledger.Pickup;
 import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.order.RefundStatus;
@@ -143,7 +144,7 @@ public class RefundSubmitter {
 
     /** Stored under the refund notice's key: whichever of it and the provider's own notice comes first counts. */
     private void store(Notice.Refund settled, byte[] body) {
-        ledger.reserve(settled, body, false, Origin.SUBMISSION).await().atMost(timeout);
+        ledger.reserve(settled, body, Pickup.SCANNER, Origin.SUBMISSION).await().atMost(timeout);
     }
 
     private Transition deadLetter(Lease lease, Submission submission, Refunds.Request refund, String reason) {
@@ -178,7 +179,7 @@ public class RefundSubmitter {
         return "submission:" + submission.id();
     }
 
-    private static DownstreamEvent event(Submission submission, Refunds.Request refund, String type, String reason) {
+    private static DownstreamEvent event(Submission submission, Refunds.Request refund, EventType type, String reason) {
         return new DownstreamEvent(source(submission), type, submission.merchantId(), refund.outTradeNo(),
                 submission.channel(), refund.channelTradeNo(), submission.refundNo(), refund.amount(), refund.amount(),
                 null, refund.currency(), reason);

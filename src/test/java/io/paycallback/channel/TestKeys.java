@@ -15,9 +15,13 @@ public final class TestKeys {
     }
 
     public static KeyPair rsa() {
+        return rsa(2048);
+    }
+
+    public static KeyPair rsa(int bits) {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-            generator.initialize(2048);
+            generator.initialize(bits);
             return generator.generateKeyPair();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

@@ -1,14 +1,12 @@
 package io.paycallback.channel.alipay;
 
-import io.paycallback.channel.Answer;
+import io.paycallback.channel.AnswerFormat;
 import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.Channel;
 import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Outcome;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.Signatures;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.SignedChannel;
 
 import java.math.BigDecimal;
 import java.util.Map;
@@ -21,7 +19,7 @@ import java.util.stream.Collectors;
  * Alipay asynchronous notices: a form whose sorted, decoded parameters (without {@code sign} and {@code sign_type})
  * are signed with RSA2. Alipay notices carry no timestamp to check.
  */
-public final class AlipayChannel implements Channel {
+public final class AlipayChannel extends SignedChannel<AlipayMerchant, Map<String, String>> {
 
     private static final String SIGN_TYPE = "RSA2";
     private static final String CURRENCY = "CNY";
@@ -30,61 +28,29 @@ public final class AlipayChannel implements Channel {
     /** Yuan with at most two decimals: the exact form Alipay sends, nothing a BigDecimal would round or scale. */
     private static final Pattern YUAN = Pattern.compile("\\d{1,16}(\\.\\d{1,2})?");
 
-    private final Map<String, AlipayMerchant> merchants;
+    private static final AnswerFormat ANSWERS = new AnswerFormat() {
+        @Override
+        public String contentType() {
+            return "text/plain";
+        }
+
+        @Override
+        public String acceptedBody() {
+            return "success";
+        }
+
+        @Override
+        public String refusedBody(String phrase) {
+            return "fail";
+        }
+    };
 
     public AlipayChannel(Map<String, AlipayMerchant> merchants) {
-        this.merchants = Map.copyOf(merchants);
+        super(ChannelId.ALIPAY, merchants, ANSWERS);
     }
 
     @Override
-    public ChannelId id() {
-        return ChannelId.ALIPAY;
-    }
-
-    @Override
-    public boolean serves(String merchantId) {
-        return merchants.containsKey(merchantId);
-    }
-
-    @Override
-    public Verdict read(CallbackRequest request) {
-        Map<String, String> params;
-        try {
-            params = verified(request);
-        } catch (Rejection rejection) {
-            return rejection.verdict();
-        } catch (RuntimeException e) {
-            return new Verdict.BadSignature("signature could not be verified");
-        }
-        return parse(request, params);
-    }
-
-    @Override
-    public Verdict parseStored(CallbackRequest request) {
-        try {
-            return parse(request, FormBody.parse(request.body()).params());
-        } catch (Rejection rejection) {
-            return rejection.verdict();
-        } catch (RuntimeException e) {
-            return new Verdict.Malformed("notice could not be read");
-        }
-    }
-
-    private Verdict parse(CallbackRequest request, Map<String, String> params) {
-        try {
-            return new Verdict.Accepted(notice(request, params));
-        } catch (Rejection rejection) {
-            return rejection.verdict();
-        } catch (RuntimeException e) {
-            return new Verdict.Malformed("notice could not be read");
-        }
-    }
-
-    private Map<String, String> verified(CallbackRequest request) throws Rejection {
-        AlipayMerchant merchant = merchants.get(request.merchantId());
-        if (merchant == null) {
-            throw Rejection.badSignature("no alipay keys for this merchant");
-        }
+    protected Map<String, String> verify(CallbackRequest request, AlipayMerchant merchant) throws Rejection {
         FormBody form = FormBody.parse(request.body());
         Map<String, String> params = form.params();
         String sign = params.get("sign");
@@ -103,6 +69,11 @@ public final class AlipayChannel implements Channel {
         return params;
     }
 
+    @Override
+    protected Map<String, String> stored(CallbackRequest request) throws Rejection {
+        return FormBody.parse(request.body()).params();
+    }
+
     /** Alipay's rule: every parameter but sign and sign_type, empty values dropped, sorted by name, k=v joined by &. */
     static String signedContent(Map<String, String> params) {
         return new TreeMap<>(params).entrySet().stream()
@@ -116,7 +87,8 @@ public final class AlipayChannel implements Channel {
      * Alipay posts refund results to the payment's notify_url ({@code alipay.trade.refund} takes none of its own), so
      * what a notice is decides where it goes, not the endpoint it arrived on.
      */
-    private static Notice notice(CallbackRequest request, Map<String, String> params) throws Rejection {
+    @Override
+    protected Notice notice(CallbackRequest request, AlipayMerchant merchant, Map<String, String> params) throws Rejection {
         boolean refund = present(params, "out_biz_no") && present(params, "refund_fee");
         return refund ? refund(request.merchantId(), params) : payment(request.merchantId(), params);
     }
@@ -169,22 +141,5 @@ public final class AlipayChannel implements Channel {
             throw Rejection.malformed(name + " is not a non-negative amount with at most two decimals");
         }
         return new BigDecimal(value).setScale(2);
-    }
-
-    @Override
-    public Answer answer(Outcome outcome) {
-        return switch (outcome) {
-            case ACCEPTED -> text(200, "success");
-            case BAD_SIGNATURE -> text(401, "fail");
-            case MALFORMED -> text(400, "fail");
-            case BUSY -> text(503, "fail");
-            case STORE_FAILED -> text(500, "fail");
-            case TOO_LARGE -> text(413, "fail");
-            case UNKNOWN_MERCHANT -> text(404, "fail");
-        };
-    }
-
-    private static Answer text(int status, String body) {
-        return new Answer(status, "text/plain", body);
     }
 }

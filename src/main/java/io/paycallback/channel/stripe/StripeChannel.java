@@ -1,16 +1,15 @@
 package io.paycallback.channel.stripe;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.paycallback.channel.Answer;
+import io.paycallback.channel.AnswerFormat;
 import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.Channel;
 import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.JsonFields;
 import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Outcome;
 import io.paycallback.channel.Rejection;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.SignedChannel;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -27,7 +26,7 @@ import java.util.Set;
  * Stripe webhook events: HMAC-SHA256 of {@code t.body} with an endpoint secret, then the event JSON, whose amounts are
  * minor units of the event's currency.
  */
-public final class StripeChannel implements Channel {
+public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
 
     static final Duration TIMESTAMP_TOLERANCE = Duration.ofSeconds(300);
     private static final String PAYMENT_SUCCEEDED = "payment_intent.succeeded";
@@ -35,52 +34,38 @@ public final class StripeChannel implements Channel {
     /** {@code charge.refund.updated} is the older name Stripe still sends for refund changes. */
     private static final Set<String> REFUND_EVENTS = Set.of("refund.created", "refund.updated", "refund.failed", "charge.refund.updated");
 
-    private final Map<String, StripeMerchant> merchants;
+    /** Stripe answers a failed signature check 400, as its own libraries' examples do. */
+    private static final AnswerFormat ANSWERS = new AnswerFormat() {
+        @Override
+        public String contentType() {
+            return "application/json";
+        }
+
+        @Override
+        public String acceptedBody() {
+            return "{\"received\":true}";
+        }
+
+        @Override
+        public String refusedBody(String phrase) {
+            return "{\"error\":\"" + phrase + "\"}";
+        }
+
+        @Override
+        public int status(Outcome outcome) {
+            return outcome == Outcome.BAD_SIGNATURE ? 400 : outcome.status();
+        }
+    };
+
     private final Clock clock;
 
     public StripeChannel(Map<String, StripeMerchant> merchants, Clock clock) {
-        this.merchants = Map.copyOf(merchants);
+        super(ChannelId.STRIPE, merchants, ANSWERS);
         this.clock = clock;
     }
 
     @Override
-    public ChannelId id() {
-        return ChannelId.STRIPE;
-    }
-
-    @Override
-    public boolean serves(String merchantId) {
-        return merchants.containsKey(merchantId);
-    }
-
-    @Override
-    public Verdict read(CallbackRequest request) {
-        try {
-            verify(request);
-        } catch (Rejection rejection) {
-            return rejection.verdict();
-        } catch (RuntimeException e) {
-            return new Verdict.BadSignature("signature could not be verified");
-        }
-        return parseStored(request);
-    }
-
-    @Override
-    public Verdict parseStored(CallbackRequest request) {
-        try {
-            return new Verdict.Accepted(notice(request));
-        } catch (Rejection rejection) {
-            return rejection.verdict();
-        } catch (RuntimeException e) {
-            return new Verdict.Malformed("event could not be read");
-        }
-    }
-
-    private void verify(CallbackRequest request) throws Rejection {
-        StripeMerchant merchant = merchants.get(request.merchantId());
-        if (merchant == null) {
-            throw Rejection.badSignature("no stripe secrets for this merchant");
-        }
+    protected byte[] verify(CallbackRequest request, StripeMerchant merchant) throws Rejection {
         SignatureHeader header = SignatureHeader.parse(request.header("Stripe-Signature"));
         if (Math.abs(clock.instant().getEpochSecond() - header.timestamp()) > TIMESTAMP_TOLERANCE.toSeconds()) {
             throw Rejection.badSignature("Stripe-Signature timestamp outside tolerance");
@@ -89,11 +74,16 @@ public final class StripeChannel implements Channel {
             byte[] expected = hmacSha256(secret, header.timestamp(), request.body());
             for (byte[] candidate : header.v1Signatures()) {
                 if (MessageDigest.isEqual(expected, candidate)) {
-                    return;
+                    return request.body();
                 }
             }
         }
         throw Rejection.badSignature("no v1 signature matches");
+    }
+
+    @Override
+    protected byte[] stored(CallbackRequest request) {
+        return request.body();
     }
 
     /** The whole {@code whsec_...} string is the key, as Stripe's own libraries use it. */
@@ -108,8 +98,9 @@ public final class StripeChannel implements Channel {
         }
     }
 
-    private static Notice notice(CallbackRequest request) throws Rejection {
-        JsonNode event = JsonFields.parse(request.body(), "event");
+    @Override
+    protected Notice notice(CallbackRequest request, StripeMerchant merchant, byte[] body) throws Rejection {
+        JsonNode event = JsonFields.parse(body, "event");
         String type = JsonFields.text(event, "type");
         JsonNode object = JsonFields.object(JsonFields.object(event, "data"), "object");
         boolean payment = PAYMENT_SUCCEEDED.equals(type);
@@ -216,23 +207,5 @@ public final class StripeChannel implements Channel {
     private static String metadata(JsonNode object, String key) throws Rejection {
         JsonNode metadata = object.get("metadata");
         return metadata == null || !metadata.isObject() ? null : JsonFields.optionalText(metadata, key);
-    }
-
-    @Override
-    public Answer answer(Outcome outcome) {
-        return switch (outcome) {
-            case ACCEPTED -> new Answer(200, "application/json", "{\"received\":true}");
-            case BAD_SIGNATURE -> error(400, "signature verification failed");
-            case MALFORMED -> error(400, "malformed event");
-            case BUSY -> error(503, "busy, retry later");
-            case STORE_FAILED -> error(500, "storage unavailable, retry later");
-            case TOO_LARGE -> error(413, "body too large");
-            case UNKNOWN_MERCHANT -> error(404, "unknown merchant");
-        };
-    }
-
-    /** Messages are fixed ASCII phrases, so no JSON escaping is needed. */
-    private static Answer error(int status, String message) {
-        return new Answer(status, "application/json", "{\"error\":\"" + message + "\"}");
     }
 }

@@ -1,18 +1,16 @@
 package io.paycallback.channel.wxpay;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.paycallback.channel.Answer;
+import io.paycallback.channel.AnswerFormat;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.Channel;
 import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.JsonFields;
 import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Outcome;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.Signatures;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.SignedChannel;
 
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
@@ -31,7 +29,7 @@ import java.util.Set;
  * WeChat Pay API v3 notices: RSA signature over {@code timestamp\nnonce\nbody\n}, then an AES-256-GCM {@code resource}
  * whose plaintext is the payment or refund.
  */
-public final class WxPayChannel implements Channel {
+public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
 
     static final Duration TIMESTAMP_TOLERANCE = Duration.ofMinutes(5);
     private static final String SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
@@ -42,53 +40,47 @@ public final class WxPayChannel implements Channel {
     private static final String DEFAULT_CURRENCY = "CNY";
     private static final Set<String> UNPAID_TRADE_STATES = Set.of("NOTPAY", "CLOSED", "REFUND", "USERPAYING", "PAYERROR", "REVOKED");
 
-    private final Map<String, WxPayMerchant> merchants;
+    private static final AnswerFormat ANSWERS = new AnswerFormat() {
+        @Override
+        public String contentType() {
+            return "application/json";
+        }
+
+        @Override
+        public String acceptedBody() {
+            return "{\"code\":\"SUCCESS\",\"message\":\"\u6210\u529f\"}";
+        }
+
+        @Override
+        public String refusedBody(String phrase) {
+            return "{\"code\":\"FAIL\",\"message\":\"" + phrase + "\"}";
+        }
+    };
+
     private final Clock clock;
 
     public WxPayChannel(Map<String, WxPayMerchant> merchants, Clock clock) {
-        this.merchants = Map.copyOf(merchants);
+        super(ChannelId.WXPAY, merchants, ANSWERS);
         this.clock = clock;
     }
 
     @Override
-    public ChannelId id() {
-        return ChannelId.WXPAY;
+    protected byte[] verify(CallbackRequest request, WxPayMerchant merchant) throws Rejection {
+        checkSignature(request, merchant);
+        return request.body();
     }
 
     @Override
-    public boolean serves(String merchantId) {
-        return merchants.containsKey(merchantId);
+    protected byte[] stored(CallbackRequest request) {
+        return request.body();
     }
 
     @Override
-    public Verdict read(CallbackRequest request) {
-        WxPayMerchant merchant;
-        try {
-            merchant = merchant(request.merchantId());
-            verify(request, merchant);
-        } catch (Rejection rejection) {
-            return rejection.verdict();
-        } catch (RuntimeException e) {
-            return new Verdict.BadSignature("signature could not be verified");
+    protected Notice notice(CallbackRequest request, WxPayMerchant merchant, byte[] body) throws Rejection {
+        if (merchant == null) {
+            throw Rejection.malformed("no wxpay keys for this merchant");
         }
-        return parse(request, merchant);
-    }
-
-    @Override
-    public Verdict parseStored(CallbackRequest request) {
-        WxPayMerchant merchant = merchants.get(request.merchantId());
-        return merchant == null ? new Verdict.Malformed("no wxpay keys for this merchant") : parse(request, merchant);
-    }
-
-    private static Verdict parse(CallbackRequest request, WxPayMerchant merchant) {
-        try {
-            JsonNode plaintext = JsonFields.parse(decrypt(request.body(), merchant.apiV3Key()), "resource plaintext");
-            return new Verdict.Accepted(notice(request, merchant, plaintext));
-        } catch (Rejection rejection) {
-            return rejection.verdict();
-        } catch (RuntimeException e) {
-            return new Verdict.Malformed("notice could not be read");
-        }
+        return notice(request, merchant, JsonFields.parse(decrypt(body, merchant.apiV3Key()), "resource plaintext"));
     }
 
     /**
@@ -98,18 +90,10 @@ public final class WxPayChannel implements Channel {
      * @param headers header names in lower case
      */
     public void verifyAnswer(String merchantId, Map<String, String> headers, byte[] body) throws Rejection {
-        verify(new CallbackRequest(merchantId, CallbackKind.PAYMENT, headers, body), merchant(merchantId));
+        checkSignature(new CallbackRequest(merchantId, CallbackKind.PAYMENT, headers, body), merchant(merchantId));
     }
 
-    private WxPayMerchant merchant(String merchantId) throws Rejection {
-        WxPayMerchant merchant = merchants.get(merchantId);
-        if (merchant == null) {
-            throw Rejection.badSignature("no wxpay keys for this merchant");
-        }
-        return merchant;
-    }
-
-    private void verify(CallbackRequest request, WxPayMerchant merchant) throws Rejection {
+    private void checkSignature(CallbackRequest request, WxPayMerchant merchant) throws Rejection {
         String timestamp = requiredHeader(request, "Wechatpay-Timestamp");
         String nonce = requiredHeader(request, "Wechatpay-Nonce");
         String signature = requiredHeader(request, "Wechatpay-Signature");
@@ -234,23 +218,5 @@ public final class WxPayChannel implements Channel {
     private static String currency(JsonNode amount) throws Rejection {
         String currency = JsonFields.optionalText(amount, "currency");
         return Money.currencyCode(currency == null ? DEFAULT_CURRENCY : currency);
-    }
-
-    @Override
-    public Answer answer(Outcome outcome) {
-        return switch (outcome) {
-            case ACCEPTED -> json(200, "SUCCESS", "\u6210\u529f");
-            case BAD_SIGNATURE -> json(401, "FAIL", "signature verification failed");
-            case MALFORMED -> json(400, "FAIL", "malformed notice");
-            case BUSY -> json(503, "FAIL", "busy, retry later");
-            case STORE_FAILED -> json(500, "FAIL", "storage unavailable, retry later");
-            case TOO_LARGE -> json(413, "FAIL", "body too large");
-            case UNKNOWN_MERCHANT -> json(404, "FAIL", "unknown merchant");
-        };
-    }
-
-    /** Messages are fixed ASCII phrases (or the fixed success word), so no JSON escaping is needed. */
-    private static Answer json(int status, String code, String message) {
-        return new Answer(status, "application/json", "{\"code\":\"" + code + "\",\"message\":\"" + message + "\"}");
     }
 }

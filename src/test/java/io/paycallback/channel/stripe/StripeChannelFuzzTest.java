@@ -1,0 +1,216 @@
+package io.paycallback.channel.stripe;
+
+import io.paycallback.channel.CallbackKind;
+import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.Fuzz;
+import io.paycallback.channel.Money;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.Rejection;
+import io.paycallback.channel.Verdict;
+import org.junit.jupiter.api.Test;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import static io.paycallback.channel.Fuzz.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Hostile bytes against Stripe's verify and parse: whatever arrives, {@link StripeChannel#read} returns a verdict,
+ * accepts nothing that is unsigned or changed after signing, and turns everything signed that it cannot understand
+ * into {@link Verdict.Malformed}, which the service quarantines. 100k tries in all (about 10 s on 2 shared cores).
+ */
+class StripeChannelFuzzTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+    private static final long T = NOW.getEpochSecond();
+    private static final String[] CURRENCIES = {"usd", "jpy", "eur", "cny", "USD"};
+    private static final String[] REFUND_STATES = {"succeeded", "failed", "canceled", "pending"};
+    private static final String[] REFUND_EVENTS = {"refund.created", "refund.updated", "refund.failed", "charge.refund.updated"};
+    private static final String[] OTHER_EVENTS = {"payment_intent.created", "charge.succeeded", "customer.created"};
+
+    private final StripeChannel channel = new StripeChannel(
+            Map.of("default", new StripeMerchant(List.of(StripeFixture.SECRET, StripeFixture.NEXT_SECRET))),
+            Clock.fixed(NOW, ZoneOffset.UTC));
+
+    private record Case(CallbackRequest request, Notice expected, boolean damaged) {
+    }
+
+    @Test
+    void unsignedRequestsAreNeverAccepted() {
+        Fuzz.forAll("stripe unsigned", Fuzz.TRIES, fuzz -> {
+            byte[] body = switch (fuzz.nextInt(3)) {
+                case 0 -> fuzz.bytes(512);
+                case 1 -> fuzz.mutate(generated(fuzz, 0.1).request().body());
+                default -> generated(fuzz, 0).request().body();
+            };
+            String t = fuzz.chance(0.7) ? Long.toString(T - fuzz.nextInt(300)) : fuzz.text();
+            String header = switch (fuzz.nextInt(6)) {
+                case 0 -> "t=" + t + ",v1=" + HexFormat.of().formatHex(fuzz.bytes(40));
+                case 1 -> "t=" + t + ",v1=" + hmac("whsec_stranger", t, body);
+                case 2 -> "t=" + t + ",v0=" + hmac(StripeFixture.SECRET, t, body);
+                case 3 -> "t=" + t + ",v1=" + fuzz.text() + ",v1=" + HexFormat.of().formatHex(fuzz.bytes(32));
+                case 4 -> fuzz.chance(0.5) ? null : fuzz.text();
+                default -> "t=" + fuzz.text() + "\r\nStripe-Signature: t=" + t + ",v1=" + fuzz.text();
+            };
+            Map<String, String> headers = header == null ? Map.of() : Map.of("stripe-signature", header);
+            CallbackRequest request = new CallbackRequest(fuzz.chance(0.9) ? "default" : fuzz.text(), CallbackKind.PAYMENT, headers, body);
+
+            assertThat(channel.read(request)).isNotNull().isNotInstanceOf(Verdict.Accepted.class);
+            assertThat(channel.parseStored(request)).isInstanceOfAny(Verdict.Accepted.class, Verdict.Malformed.class);
+        });
+    }
+
+    @Test
+    void anyChangeAfterSigningIsRefused() {
+        List<Case> originals = new ArrayList<>();
+        Fuzz.forAll("stripe originals", 64, fuzz -> originals.add(generated(fuzz, 0)));
+        Fuzz.forAll("stripe mutated", Fuzz.TRIES, fuzz -> {
+            CallbackRequest original = originals.get(fuzz.nextInt(originals.size())).request();
+            String header = original.header("Stripe-Signature");
+            byte[] body = original.body();
+            if (fuzz.chance(0.2)) {
+                long signedAt = Long.parseLong(header.substring(2, header.indexOf(',')));
+                header = "t=" + (signedAt + 1 + fuzz.nextInt(200)) + header.substring(header.indexOf(','));
+            } else {
+                body = fuzz.mutate(body);
+            }
+            if (header.equals(original.header("Stripe-Signature")) && Arrays.equals(body, original.body())) {
+                return;
+            }
+            Verdict verdict = channel.read(new CallbackRequest("default", original.kind(), Map.of("stripe-signature", header), body));
+
+            assertThat(verdict).isInstanceOf(Verdict.BadSignature.class);
+        });
+    }
+
+    @Test
+    void signedButUnreadableIsMalformed() {
+        Fuzz.forAll("stripe signed hostile", Fuzz.TRIES / 2, fuzz -> {
+            Case generated = generated(fuzz, fuzz.chance(0.3) ? 0 : 0.15);
+            Verdict verdict = channel.read(generated.request());
+
+            assertThat(verdict).isInstanceOfAny(Verdict.Accepted.class, Verdict.Malformed.class);
+            assertThat(channel.parseStored(generated.request())).isEqualTo(verdict);
+            if (!generated.damaged()) {
+                assertThat(verdict).isEqualTo(new Verdict.Accepted(generated.expected()));
+            } else if (verdict instanceof Verdict.Accepted accepted) {
+                Fuzz.assertStorable(accepted.notice());
+            }
+        });
+    }
+
+    /** A signed event; with {@code damage} above 0 its fields at every level, and sometimes the whole body, are damaged. */
+    private static Case generated(Fuzz fuzz, double damage) {
+        boolean[] damaged = {false};
+        String currency = fuzz.pick(CURRENCIES);
+        long minor = fuzz.nextLong(0, 1_000_000_000_000L);
+        String outTradeNo = "ORDER-" + fuzz.nextLong(0, Long.MAX_VALUE);
+        String paymentIntent = "pi_" + fuzz.nextLong(0, Long.MAX_VALUE);
+        Map<String, byte[]> metadata = new LinkedHashMap<>();
+        metadata.put("out_trade_no", json(outTradeNo));
+        Map<String, byte[]> object = new LinkedHashMap<>();
+        String type;
+        String refundState = fuzz.pick(REFUND_STATES);
+        String refundId = "re_" + fuzz.nextLong(0, Long.MAX_VALUE);
+        String chargeId = "ch_" + fuzz.nextLong(0, Long.MAX_VALUE);
+        switch (fuzz.nextInt(4)) {
+            case 0, 1 -> {
+                type = "payment_intent.succeeded";
+                object.put("id", json(paymentIntent));
+                object.put("object", json("payment_intent"));
+                object.put("amount", json(minor));
+                object.put("amount_received", json(minor));
+                object.put("currency", json(currency));
+                object.put("status", json("succeeded"));
+            }
+            case 2 -> {
+                type = fuzz.pick(REFUND_EVENTS);
+                object.put("id", json(refundId));
+                object.put("object", json("refund"));
+                object.put("amount", json(minor));
+                object.put("currency", json(currency));
+                object.put("payment_intent", json(paymentIntent));
+                object.put("status", json(refundState));
+            }
+            default -> {
+                type = fuzz.chance(0.8) ? "charge.refunded" : fuzz.pick(OTHER_EVENTS);
+                object.put("id", json(chargeId));
+                object.put("object", json("charge"));
+                object.put("amount_refunded", json(minor));
+                object.put("currency", json(currency));
+                object.put("payment_intent", json(paymentIntent));
+            }
+        }
+        object.put("metadata", fuzz.object(metadata, damage, damaged));
+        Map<String, byte[]> data = new LinkedHashMap<>();
+        data.put("object", fuzz.object(object, damage, damaged));
+        Map<String, byte[]> event = new LinkedHashMap<>();
+        event.put("id", json("evt_" + fuzz.nextInt(1_000_000)));
+        event.put("object", json("event"));
+        event.put("type", json(type));
+        event.put("data", fuzz.object(data, damage / 2, damaged));
+        byte[] body = fuzz.object(event, damage / 3, damaged);
+        if (damage > 0 && fuzz.chance(0.1)) {
+            damaged[0] = true;
+            body = fuzz.chance(0.5) ? fuzz.mutate(body) : fuzz.bytes(256);
+        }
+        String t = Long.toString(T - fuzz.nextInt(300));
+        String secret = fuzz.chance(0.5) ? StripeFixture.SECRET : StripeFixture.NEXT_SECRET;
+        String header = "t=" + t + ",v1=" + hmac(secret, t, body) + (fuzz.chance(0.3) ? ",v0=" + hmac("x", t, body) : "");
+        CallbackRequest request = new CallbackRequest("default", CallbackKind.PAYMENT, Map.of("stripe-signature", header), body);
+        Notice expected = damaged[0] ? null
+                : expected(type, minor, currency.toUpperCase(Locale.ROOT), outTradeNo, paymentIntent, refundId, refundState, chargeId);
+        return new Case(request, expected, damaged[0]);
+    }
+
+    private static Notice expected(String type, long minor, String currency, String outTradeNo, String paymentIntent,
+                                   String refundId, String refundState, String chargeId) {
+        try {
+            if (type.equals("payment_intent.succeeded")) {
+                return new Notice.Payment("default", ChannelId.STRIPE, paymentIntent, outTradeNo, "succeeded",
+                        Money.fromMinorUnits(minor, currency), currency);
+            }
+            if (type.equals("charge.refunded")) {
+                return new Notice.Refund("default", ChannelId.STRIPE, chargeId + ":refunded:" + minor, null, paymentIntent,
+                        outTradeNo, Notice.RefundResult.SUCCEEDED, null, Money.fromMinorUnits(minor, currency), currency);
+            }
+            if (!type.startsWith("refund.") && !type.equals("charge.refund.updated")) {
+                return new Notice.Ignored("event type not used");
+            }
+            return switch (refundState) {
+                case "pending" -> new Notice.Ignored("refund status pending");
+                case "succeeded" -> new Notice.Refund("default", ChannelId.STRIPE, refundId, refundId, paymentIntent, outTradeNo,
+                        Notice.RefundResult.SUCCEEDED, Money.fromMinorUnits(minor, currency), null, currency);
+                default -> new Notice.Refund("default", ChannelId.STRIPE, refundId, refundId, paymentIntent, outTradeNo,
+                        Notice.RefundResult.FAILED, Money.fromMinorUnits(minor, currency), null, currency);
+            };
+        } catch (Rejection e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String hmac(String secret, String timestamp, byte[] body) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            mac.update((timestamp + ".").getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(mac.doFinal(body));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
