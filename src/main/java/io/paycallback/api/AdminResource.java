@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.paycallback.api.auth.Roles;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.ledger.CallbackLog;
 import io.paycallback.ledger.CallbackRow;
 import io.paycallback.ledger.CallbackRows;
@@ -263,7 +262,7 @@ public class AdminResource {
             }
             DeadLetters.Filter filter;
             try {
-                filter = filter(request);
+                filter = request.toFilter();
             } catch (IllegalArgumentException e) {
                 return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, e.getMessage()));
             }
@@ -306,20 +305,6 @@ public class AdminResource {
         return requeues.requeue(table, id, actor(caller)).map(requeued -> requeued
                 ? Response.accepted(AdminViews.Queued.pending(id)).build()
                 : ErrorBody.response(Response.Status.CONFLICT, table.table() + " #" + id + " is not a dead letter"));
-    }
-
-    private static DeadLetters.Filter filter(AdminViews.BulkRequeueRequest request) {
-        LeasedTable table = "outbox".equals(request.table()) ? LeasedTable.OUTBOX
-                : CallbackLog.fromApiName(request.table() == null ? "" : request.table()).map(CallbackLog::leased)
-                .orElseThrow(() -> new IllegalArgumentException("table is payment, refund or outbox"));
-        if (request.channel() != null && ChannelId.fromPath(request.channel()).isEmpty()) {
-            throw new IllegalArgumentException("channel is wxpay, alipay or stripe");
-        }
-        if (request.errorContains() != null && (request.errorContains().isEmpty() || request.errorContains().length() > 200)) {
-            throw new IllegalArgumentException("errorContains is 1..200 characters");
-        }
-        return new DeadLetters.Filter(table, request.from(), request.to(), request.channel(), request.merchantId(),
-                request.destination(), request.errorContains());
     }
 
     /** The audit name of the caller: its token's name (the identity carries nothing else). */

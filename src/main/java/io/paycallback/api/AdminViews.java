@@ -1,5 +1,7 @@
 package io.paycallback.api;
 
+import io.paycallback.channel.ChannelId;
+import io.paycallback.ledger.CallbackLog;
 import io.paycallback.ledger.DeadLetters;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.RowStatus;
@@ -41,6 +43,20 @@ public final class AdminViews {
             @Schema(description = "true unless told otherwise", defaultValue = "true") Boolean dryRun,
             @Schema(description = "from the dry run's answer") String token) {
 
+        /** @throws IllegalArgumentException with the operator's mistake, when the filter cannot mean exactly one thing */
+        public DeadLetters.Filter toFilter() {
+            LeasedTable leased = "outbox".equals(table) ? LeasedTable.OUTBOX
+                    : CallbackLog.fromApiName(table == null ? "" : table).map(CallbackLog::leased)
+                    .orElseThrow(() -> new IllegalArgumentException("table is payment, refund or outbox"));
+            if (channel != null && ChannelId.fromPath(channel).isEmpty()) {
+                throw new IllegalArgumentException("channel is wxpay, alipay or stripe");
+            }
+            if (errorContains != null && (errorContains.isEmpty() || errorContains.length() > 200)) {
+                throw new IllegalArgumentException("errorContains is 1..200 characters");
+            }
+            return new DeadLetters.Filter(leased, from, to, channel, merchantId, destination, errorContains);
+        }
+
         boolean hasFilter() {
             return table != null || from != null || to != null || channel != null || merchantId != null
                     || destination != null || errorContains != null;
@@ -67,7 +83,7 @@ public final class AdminViews {
         }
     }
 
-    static String tableName(LeasedTable table) {
+    public static String tableName(LeasedTable table) {
         return switch (table) {
             case PAY_CALLBACK_LOG -> "payment";
             case REFUND_CALLBACK_LOG -> "refund";

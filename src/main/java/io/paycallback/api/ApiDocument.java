@@ -11,6 +11,7 @@ public class ApiDocument implements OASFilter {
 
     /** The security scheme every documented operation requires. */
     public static final String BEARER = "bearer";
+    private static final String CONSOLE = "/admin/console";
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
@@ -23,7 +24,11 @@ public class ApiDocument implements OASFilter {
                 .forEach(openAPI.getPaths()::removePathItem);
     }
 
+    /** The console's pages under {@code /admin/console} are HTML for a browser, not an API: they are left out. */
     static boolean isOwnApi(String path) {
+        if (path.equals(CONSOLE) || path.startsWith(CONSOLE + "/")) {
+            return false;
+        }
         return path.equals("/internal") || path.startsWith("/internal/") || path.equals("/admin") || path.startsWith("/admin/");
     }
 }

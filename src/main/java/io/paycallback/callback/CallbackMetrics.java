@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 @ApplicationScoped
 public class CallbackMetrics {
 
-    static final String CALLBACKS = "paycallback.callbacks";
+    public static final String CALLBACKS = "paycallback.callbacks";
     static final String LATENCY = "paycallback.callback";
 
     private final Map<ChannelId, Map<CallbackKind, Map<CallbackResult, Counter>>> counters = new EnumMap<>(ChannelId.class);

@@ -124,6 +124,15 @@ public interface PayCallbackConfig {
 
     Auth auth();
 
+    Console console();
+
+    /** The operator console at {@code /admin/console}. */
+    interface Console {
+        /** How long a console login lasts; then the operator signs in with the token again. */
+        @WithDefault("8h")
+        Duration sessionTtl();
+    }
+
     interface Admin {
         /**
          * Deprecated: one bearer token with both roles (order service and operator), as before the roles existed.

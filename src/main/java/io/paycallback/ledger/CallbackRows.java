@@ -1,5 +1,6 @@
 package io.paycallback.ledger;
 
+import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Notice;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -25,6 +26,12 @@ public class CallbackRows {
     static final String LIST = "SELECT %s FROM %s WHERE status = ? ORDER BY next_retry_at DESC LIMIT ?";
     static final String FIND = "SELECT %s FROM %s WHERE id = ?";
     static final String RAW_BODY = "SELECT raw_body FROM %s WHERE id = ?";
+    static final String FOR_ORDER = "SELECT %s FROM %s WHERE merchant_id = ? AND out_trade_no = ? ORDER BY id";
+    // Each on its log's unique key: the provider's number alone is not indexed, and is unique only per channel anyway.
+    static final String ORDER_OF_PAYMENT = """
+            SELECT out_trade_no FROM pay_callback_log WHERE merchant_id = ? AND channel = ? AND channel_trade_no = ?""";
+    static final String ORDER_OF_REFUND = """
+            SELECT out_trade_no FROM refund_callback_log WHERE merchant_id = ? AND channel = ? AND refund_no = ?""";
     static final String REPLAY_PAYMENT = """
             UPDATE pay_callback_log SET out_trade_no = ?, trade_state = ?, amount = ?, currency = ?, status = 0,
                 retry_count = 0, next_retry_at = NOW(3), lease_token = NULL, last_error = NULL, updated_at = NOW(3)
@@ -54,6 +61,28 @@ public class CallbackRows {
         return pool.preparedQuery(FIND.formatted(columns(log), log.table())).execute(Tuple.of(id)).map(rows -> {
             var iterator = rows.iterator();
             return iterator.hasNext() ? Optional.of(read(log, iterator.next())) : Optional.empty();
+        });
+    }
+
+    /** Every callback of one order in the hot table, oldest first, without bodies. */
+    public Uni<List<CallbackRow>> forOrder(CallbackLog log, String merchantId, String outTradeNo) {
+        return pool.preparedQuery(FOR_ORDER.formatted(columns(log), log.table())).execute(Tuple.of(merchantId, outTradeNo))
+                .map(rows -> {
+                    List<CallbackRow> found = new ArrayList<>();
+                    rows.forEach(row -> found.add(read(log, row)));
+                    return found;
+                });
+    }
+
+    /**
+     * The order a provider's number belongs to: its trade number in the payment log, or a refund number in the refund
+     * log. Empty when no callback carries it (or, for a refund, when the notice named no order).
+     */
+    public Uni<Optional<String>> orderOf(CallbackLog log, String merchantId, ChannelId channel, String providerNo) {
+        String sql = log == CallbackLog.PAYMENT ? ORDER_OF_PAYMENT : ORDER_OF_REFUND;
+        return pool.preparedQuery(sql).execute(Tuple.of(merchantId, channel.path(), providerNo)).map(rows -> {
+            var iterator = rows.iterator();
+            return iterator.hasNext() ? Optional.ofNullable(iterator.next().getString("out_trade_no")) : Optional.empty();
         });
     }
 

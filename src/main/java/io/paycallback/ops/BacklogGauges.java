@@ -6,12 +6,15 @@ import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.LeasedTable;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -76,17 +79,42 @@ public class BacklogGauges {
         }
     }
 
-    /** Recounts every gauge now; blocking, for the scheduler's worker thread and for tests. */
-    public void recount(Duration timeout) {
-        for (LeasedTable table : LeasedTable.values()) {
-            String stalePending = table == LeasedTable.ORDER_QUERIES ? COUNT_OVERDUE : COUNT_STALE;
-            stale.get(table).set(count(stalePending.formatted(table.table()), Tuple.of(staleMicros), timeout));
-            dead.get(table).set(count(COUNT_DEAD.formatted(table.table()), Tuple.tuple(), timeout));
-        }
-        quarantined.set(count(COUNT_QUARANTINE, Tuple.tuple(), timeout));
+    /** What the gauges show, counted now. */
+    public record Backlog(Map<LeasedTable, Long> stalePending, Map<LeasedTable, Long> deadLetters, long quarantined) {
     }
 
-    private long count(String sql, Tuple params, Duration timeout) {
-        return pool.preparedQuery(sql).execute(params).await().atMost(timeout).iterator().next().getLong(0);
+    /** Recounts every gauge now; blocking, for the scheduler's worker thread and for tests. */
+    public void recount(Duration timeout) {
+        count().await().atMost(timeout);
+    }
+
+    /** Counts what the gauges show, sets them, and answers the counts (for the console, which must not show stale ones). */
+    public Uni<Backlog> count() {
+        List<LeasedTable> tables = List.of(LeasedTable.values());
+        List<Uni<Long>> counts = new ArrayList<>();
+        for (LeasedTable table : tables) {
+            String stalePending = table == LeasedTable.ORDER_QUERIES ? COUNT_OVERDUE : COUNT_STALE;
+            counts.add(count(stalePending.formatted(table.table()), Tuple.of(staleMicros)));
+            counts.add(count(COUNT_DEAD.formatted(table.table()), Tuple.tuple()));
+        }
+        counts.add(count(COUNT_QUARANTINE, Tuple.tuple()));
+        return Uni.join().all(counts).andFailFast().map(values -> {
+            Map<LeasedTable, Long> stalePending = new EnumMap<>(LeasedTable.class);
+            Map<LeasedTable, Long> deadLetters = new EnumMap<>(LeasedTable.class);
+            for (int i = 0; i < tables.size(); i++) {
+                LeasedTable table = tables.get(i);
+                stalePending.put(table, values.get(2 * i));
+                deadLetters.put(table, values.get(2 * i + 1));
+                stale.get(table).set(values.get(2 * i));
+                dead.get(table).set(values.get(2 * i + 1));
+            }
+            long quarantine = values.get(values.size() - 1);
+            quarantined.set(quarantine);
+            return new Backlog(stalePending, deadLetters, quarantine);
+        });
+    }
+
+    private Uni<Long> count(String sql, Tuple params) {
+        return pool.preparedQuery(sql).execute(params).map(rows -> rows.iterator().next().getLong(0));
     }
 }

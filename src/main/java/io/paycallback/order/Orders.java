@@ -8,6 +8,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.math.BigDecimal;
+import java.time.LocalDateTime;
 import java.util.Optional;
 
 /** The orders table. Every state change is a conditional UPDATE whose row count says whether it happened. */
@@ -21,6 +22,7 @@ public class Orders {
             SELECT merchant_id, out_trade_no, amount, currency, status, channel, channel_trade_no, paid_at, refunded_amount
             FROM orders WHERE merchant_id = ? AND out_trade_no = ?""";
     static final String FIND_CURRENT = FIND + " FOR UPDATE";
+    static final String DATES = "SELECT created_at, paid_at, closed_at, updated_at FROM orders WHERE merchant_id = ? AND out_trade_no = ?";
     static final String MARK_PAID = """
             UPDATE orders SET status = 'PAID', channel = ?, channel_trade_no = ?, paid_at = NOW(3), updated_at = NOW(3)
             WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING' AND amount = ? AND currency = ?""";
@@ -40,6 +42,22 @@ public class Orders {
 
     public Uni<Optional<Order>> find(SqlClient client, String merchantId, String outTradeNo) {
         return read(client, FIND, merchantId, outTradeNo);
+    }
+
+    /** When an order was registered, paid, closed and last changed: its state changes, for an operator's timeline. */
+    public record Dates(LocalDateTime createdAt, LocalDateTime paidAt, LocalDateTime closedAt, LocalDateTime updatedAt) {
+    }
+
+    public Uni<Optional<Dates>> dates(SqlClient client, String merchantId, String outTradeNo) {
+        return client.preparedQuery(DATES).execute(Tuple.of(merchantId, outTradeNo)).map(rows -> {
+            var iterator = rows.iterator();
+            if (!iterator.hasNext()) {
+                return Optional.empty();
+            }
+            Row row = iterator.next();
+            return Optional.of(new Dates(row.getLocalDateTime("created_at"), row.getLocalDateTime("paid_at"),
+                    row.getLocalDateTime("closed_at"), row.getLocalDateTime("updated_at")));
+        });
     }
 
     /** A locking (current) read, for deciding after a conditional update inside the same transaction. */

@@ -8,6 +8,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.math.BigDecimal;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** The refunds table: refunds we asked for, and refunds we only learned of from the provider. */
@@ -32,6 +35,10 @@ public class Refunds {
     static final String MARK_SUBMITTED = """
             UPDATE refunds SET status = 'SUBMITTED', channel_refund_id = COALESCE(?, channel_refund_id), updated_at = NOW(3)
             WHERE merchant_id = ? AND channel = ? AND refund_no = ? AND status = 'REQUESTED'""";
+    static final String FOR_ORDER = """
+            SELECT channel, refund_no, channel_refund_id, amount, refunded_total, currency, status, reason, created_at,
+                   updated_at
+            FROM refunds WHERE merchant_id = ? AND out_trade_no = ? ORDER BY id""";
     static final String FIND_CURRENT = """
             SELECT status, amount FROM refunds WHERE merchant_id = ? AND channel = ? AND refund_no = ? FOR UPDATE""";
     // A locking read: it must see refunds committed after this transaction's snapshot was taken.
@@ -54,6 +61,12 @@ public class Refunds {
     /** A refund as it is to be submitted, and what its submission brought back. */
     public record Request(RefundStatus status, String channelRefundId, String outTradeNo, String channelTradeNo,
                           BigDecimal amount, String currency, String reason) {
+    }
+
+    /** A refund of an order as an operator reads it. */
+    public record Listed(String channel, String refundNo, String channelRefundId, BigDecimal amount,
+                         BigDecimal refundedTotal, String currency, RefundStatus status, String reason,
+                         LocalDateTime createdAt, LocalDateTime updatedAt) {
     }
 
     /** What the table already holds under a refund's key. */
@@ -85,6 +98,20 @@ public class Refunds {
                     row.getString("channel_refund_id"), row.getString("out_trade_no"),
                     row.getString("channel_trade_no"), row.getBigDecimal("amount"), row.getString("currency"),
                     row.getString("reason")));
+        });
+    }
+
+    /** Every refund of one order, oldest first. */
+    public Uni<List<Listed>> forOrder(SqlClient client, String merchantId, String outTradeNo) {
+        return client.preparedQuery(FOR_ORDER).execute(Tuple.of(merchantId, outTradeNo)).map(rows -> {
+            List<Listed> found = new ArrayList<>();
+            for (Row row : rows) {
+                found.add(new Listed(row.getString("channel"), row.getString("refund_no"), row.getString("channel_refund_id"),
+                        row.getBigDecimal("amount"), row.getBigDecimal("refunded_total"), row.getString("currency"),
+                        RefundStatus.valueOf(row.getString("status")), row.getString("reason"),
+                        row.getLocalDateTime("created_at"), row.getLocalDateTime("updated_at")));
+            }
+            return found;
         });
     }
 

@@ -49,6 +49,10 @@ public class Outbox {
             SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
             FROM outbox WHERE merchant_id = ? AND out_trade_no = ? ORDER BY id""";
 
+    static final String LIST_BY_STATUS = """
+            SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
+            FROM outbox WHERE status = ? ORDER BY next_retry_at DESC LIMIT ?""";
+
     private final ObjectMapper json;
     private final Clock clock;
     private final Map<EventType, List<String>> destinationsByType = new EnumMap<>(EventType.class);
@@ -102,16 +106,23 @@ public class Outbox {
 
     /** Every event of one order, for an operator, payload included (it carries no secrets). */
     public Uni<List<OutboxEvent>> listForOrder(SqlClient client, String merchantId, String outTradeNo) {
-        return client.preparedQuery(LIST_FOR_ORDER).execute(Tuple.of(merchantId, outTradeNo)).map(rows -> {
-            List<OutboxEvent> events = new ArrayList<>();
-            for (Row row : rows) {
-                events.add(new OutboxEvent(row.getLong("id"), row.getString("source"), row.getString("type"),
-                        row.getString("destination"), RowStatus.of(row.getInteger("status")), row.getInteger("retry_count"),
-                        row.getLocalDateTime("next_retry_at"), row.getString("last_error"), row.getString("payload"),
-                        row.getLocalDateTime("created_at")));
-            }
-            return events;
-        });
+        return client.preparedQuery(LIST_FOR_ORDER).execute(Tuple.of(merchantId, outTradeNo)).map(Outbox::events);
+    }
+
+    /** Events in one status, the latest due first (the dead letters, for an operator). */
+    public Uni<List<OutboxEvent>> list(SqlClient client, RowStatus status, int limit) {
+        return client.preparedQuery(LIST_BY_STATUS).execute(Tuple.of(status.code(), limit)).map(Outbox::events);
+    }
+
+    private static List<OutboxEvent> events(Iterable<Row> rows) {
+        List<OutboxEvent> events = new ArrayList<>();
+        for (Row row : rows) {
+            events.add(new OutboxEvent(row.getLong("id"), row.getString("source"), row.getString("type"),
+                    row.getString("destination"), RowStatus.of(row.getInteger("status")), row.getInteger("retry_count"),
+                    row.getLocalDateTime("next_retry_at"), row.getString("last_error"), row.getString("payload"),
+                    row.getLocalDateTime("created_at")));
+        }
+        return events;
     }
 
     List<String> destinations(EventType type) {

@@ -3,7 +3,10 @@ package io.paycallback.api.auth;
 import io.paycallback.config.PayCallbackConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -24,6 +27,7 @@ public class CallerTokens {
     /** The audit name of the deprecated shared token. */
     public static final String LEGACY_NAME = "paycallback.admin.token";
     static final int MIN_LENGTH = 16;
+    private static final String HMAC = "HmacSHA256";
 
     /** Who a token belongs to. */
     public record Caller(String name, Set<String> roles) {
@@ -74,6 +78,27 @@ public class CallerTokens {
             }
         }
         return Optional.ofNullable(found);
+    }
+
+    /**
+     * HMAC-SHA256 of {@code data} keyed by the token of the caller with this name and role, or empty when no such
+     * caller is configured (any more). Only a holder of that token could have made it, and removing or rotating the
+     * token makes everything it signed worthless: the console's session cookies use this instead of a secret of their
+     * own, so they work on every instance and end with their token.
+     */
+    public Optional<byte[]> sign(String name, String role, byte[] data) {
+        for (Entry entry : entries) {
+            if (entry.caller().name().equals(name) && entry.caller().roles().contains(role)) {
+                try {
+                    Mac mac = Mac.getInstance(HMAC);
+                    mac.init(new SecretKeySpec(entry.digest(), HMAC));
+                    return Optional.of(mac.doFinal(data));
+                } catch (GeneralSecurityException e) {
+                    throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static byte[] digest(String token) {

@@ -1,0 +1,169 @@
+package io.paycallback.console;
+
+import io.paycallback.api.AdminViews;
+import io.paycallback.ledger.CallbackLog;
+import io.paycallback.ledger.CallbackRow;
+import io.paycallback.ledger.LeasedTable;
+import io.paycallback.ledger.QuarantinedCallback;
+import io.paycallback.ledger.RowStatus;
+import io.paycallback.ops.AuditEntry;
+import io.paycallback.ops.StatusCounts;
+import io.paycallback.order.Order;
+import io.paycallback.order.Refunds;
+import io.paycallback.outbox.OutboxEvent;
+import io.paycallback.outbox.RecordedAttempt;
+
+import java.math.BigDecimal;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the console's templates show, as text already formatted: the one place where rows become the console's lines,
+ * so the templates hold no logic and every value reaches them as a string that Qute escapes.
+ */
+public final class ConsoleViews {
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+
+    private ConsoleViews() {
+    }
+
+    /** What every page's frame needs: who is signed in, the CSRF token htmx sends back, the current section. */
+    public record Page(String operator, String csrf, String section, String htmx) {
+    }
+
+    public record TableCounts(String table, String pending, String done, String dead, String compacted,
+                              String stalePending) {
+    }
+
+    public record Overview(List<TableCounts> tables, String stalePendingTotal, boolean backlogHealthy,
+                           String deadLettersTotal, String quarantined, String gateRejections, String storeFailures,
+                           String outcomesSince) {
+    }
+
+    /** A stored callback, payment or refund: {@code key} is the provider's trade number or the refund number. */
+    public record CallbackLine(String kind, long id, String merchantId, String channel, String key, String outTradeNo,
+                               String state, String amount, String currency, String status, boolean dead,
+                               int retryCount, String nextRetryAt, String lastError, long bodyLength, String createdAt,
+                               String updatedAt) {
+
+        static CallbackLine of(CallbackRow row) {
+            if (row instanceof CallbackRow.Payment p) {
+                return new CallbackLine(CallbackLog.PAYMENT.apiName(), p.id(), p.merchantId(), p.channel(), p.channelTradeNo(),
+                        p.outTradeNo(), p.tradeState(), money(p.amount()), p.currency(), p.status().label(),
+                        p.status() == RowStatus.DEAD, p.retryCount(), time(p.nextRetryAt()), text(p.lastError()),
+                        p.bodyLength(), time(p.createdAt()), time(p.updatedAt()));
+            }
+            CallbackRow.Refund r = (CallbackRow.Refund) row;
+            return new CallbackLine(CallbackLog.REFUND.apiName(), r.id(), r.merchantId(), r.channel(), r.refundNo(),
+                    text(r.outTradeNo()), r.refundState(), money(r.amount()), r.currency(), r.status().label(),
+                    r.status() == RowStatus.DEAD, r.retryCount(), time(r.nextRetryAt()), text(r.lastError()),
+                    r.bodyLength(), time(r.createdAt()), time(r.updatedAt()));
+        }
+    }
+
+    public record AttemptLine(int tryNumber, String at, String result, String httpStatus, String error, long latencyMs,
+                              String response) {
+
+        static AttemptLine of(RecordedAttempt attempt) {
+            String response = attempt.responseBody() == null ? ""
+                    : attempt.responseBody() + (attempt.responseTruncated() ? " …(" + attempt.responseLength() + " bytes)" : "");
+            return new AttemptLine(attempt.tryNumber(), time(attempt.attemptedAt()), attempt.result().label(),
+                    attempt.httpStatus() == null ? "" : attempt.httpStatus().toString(), text(attempt.error()),
+                    attempt.latencyMs(), response);
+        }
+    }
+
+    public record EventLine(long id, String type, String destination, String source, String status, boolean dead,
+                            int retryCount, String nextRetryAt, String lastError, String createdAt, String payload,
+                            List<AttemptLine> attempts) {
+
+        static EventLine of(OutboxEvent event, List<RecordedAttempt> attempts) {
+            return new EventLine(event.id(), event.type(), event.destination(), event.source(), event.status().label(),
+                    event.status() == RowStatus.DEAD, event.retryCount(), time(event.nextRetryAt()),
+                    text(event.lastError()), time(event.createdAt()), event.payload(),
+                    attempts.stream().map(AttemptLine::of).toList());
+        }
+    }
+
+    public record RefundLine(String channel, String refundNo, String channelRefundId, String amount,
+                             String refundedTotal, String currency, String status, String reason, String createdAt,
+                             String updatedAt) {
+
+        static RefundLine of(Refunds.Listed refund) {
+            return new RefundLine(refund.channel(), refund.refundNo(), text(refund.channelRefundId()),
+                    money(refund.amount()), money(refund.refundedTotal()), refund.currency(), refund.status().name(),
+                    refund.reason(), time(refund.createdAt()), time(refund.updatedAt()));
+        }
+    }
+
+    /** One state change of the order, read off its timestamps and its refunds. */
+    public record Change(String at, String what) {
+    }
+
+    public record OrderLine(String merchantId, String outTradeNo, String status, String amount, String currency,
+                            String refundedAmount, String channel, String channelTradeNo) {
+
+        static OrderLine of(Order order) {
+            return new OrderLine(order.merchantId(), order.outTradeNo(), order.status().name(), money(order.amount()),
+                    order.currency(), money(order.refundedAmount()), text(order.channel()), text(order.channelTradeNo()));
+        }
+    }
+
+    /** An order's whole story; {@code order} is null when no order has this number (callbacks may still exist). */
+    public record Timeline(String merchantId, String outTradeNo, OrderLine order, List<Change> changes,
+                           List<CallbackLine> callbacks, List<RefundLine> refunds, List<EventLine> events) {
+    }
+
+    public record QuarantineLine(long id, String merchantId, String channel, String kind, String reason, String bodySha256,
+                                 int bodyLength, String createdAt) {
+
+        static QuarantineLine of(QuarantinedCallback row) {
+            return new QuarantineLine(row.id(), row.merchantId(), row.channel(), row.kind(), row.reason(), row.bodySha256(),
+                    row.bodyLength(), time(row.createdAt()));
+        }
+    }
+
+    public record AuditLine(long id, String at, String actor, String action, String target, long rows) {
+
+        static AuditLine of(AuditEntry entry) {
+            return new AuditLine(entry.id(), time(entry.at()), entry.actor(), entry.action().label(), entry.target(),
+                    entry.rows());
+        }
+    }
+
+    /** A dry run's answer, with the token that requeues exactly its rows. */
+    public record DryRun(String table, long matched, String ids, String diedBefore, String token) {
+    }
+
+    /** What an action did, shown where its button was. */
+    public record Done(boolean ok, String message) {
+    }
+
+    static TableCounts counts(LeasedTable table, Map<RowStatus, StatusCounts.Count> byStatus, long stalePending) {
+        return new TableCounts(table.table(), count(byStatus.get(RowStatus.PENDING)), count(byStatus.get(RowStatus.DONE)),
+                count(byStatus.get(RowStatus.DEAD)), count(byStatus.get(RowStatus.COMPACTED)), Long.toString(stalePending));
+    }
+
+    static String tableName(LeasedTable table) {
+        return AdminViews.tableName(table);
+    }
+
+    static String time(LocalDateTime time) {
+        return time == null ? "" : TIME.format(time);
+    }
+
+    private static String count(StatusCounts.Count count) {
+        return count.capped() ? "≥ " + count.rows() : Long.toString(count.rows());
+    }
+
+    private static String money(BigDecimal amount) {
+        return amount == null ? "" : amount.toPlainString();
+    }
+
+    private static String text(String value) {
+        return value == null ? "" : value;
+    }
+}

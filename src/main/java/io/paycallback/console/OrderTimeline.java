@@ -1,0 +1,146 @@
+package io.paycallback.console;
+
+import io.paycallback.channel.ChannelId;
+import io.paycallback.ledger.CallbackLog;
+import io.paycallback.ledger.CallbackRow;
+import io.paycallback.ledger.CallbackRows;
+import io.paycallback.order.Order;
+import io.paycallback.order.OrderStatus;
+import io.paycallback.order.Orders;
+import io.paycallback.order.Refunds;
+import io.paycallback.outbox.DeliveryAttempts;
+import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.OutboxEvent;
+import io.paycallback.outbox.RecordedAttempt;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * "What happened to order X": finds the order by any of its numbers and reads its story from the repositories that
+ * own each part (orders, both callback logs, refunds, outbox, delivery attempts). The hot tables only: rows archived
+ * by housekeeping (past the retention) are not shown.
+ */
+@ApplicationScoped
+public class OrderTimeline {
+
+    /** Which number an operator searched by. */
+    public enum SearchBy {
+        ORDER, TRADE, REFUND;
+
+        static Optional<SearchBy> named(String name) {
+            for (SearchBy by : values()) {
+                if (by.name().equalsIgnoreCase(name)) {
+                    return Optional.of(by);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    private final Pool pool;
+    private final Orders orders;
+    private final Refunds refunds;
+    private final CallbackRows callbacks;
+    private final Outbox outbox;
+    private final DeliveryAttempts attempts;
+
+    public OrderTimeline(Pool pool, Orders orders, Refunds refunds, CallbackRows callbacks, Outbox outbox,
+                         DeliveryAttempts attempts) {
+        this.pool = pool;
+        this.orders = orders;
+        this.refunds = refunds;
+        this.callbacks = callbacks;
+        this.outbox = outbox;
+        this.attempts = attempts;
+    }
+
+    /** The out_trade_no(s) a number leads to, in the merchant's records; a provider's number may lead to none. */
+    public Uni<List<String>> find(SearchBy by, String merchantId, String number) {
+        if (by == SearchBy.ORDER) {
+            return Uni.createFrom().item(List.of(number));
+        }
+        List<Uni<Optional<String>>> lookups = new ArrayList<>();
+        for (ChannelId channel : ChannelId.values()) {
+            if (by == SearchBy.TRADE) {
+                lookups.add(callbacks.orderOf(CallbackLog.PAYMENT, merchantId, channel, number));
+            } else {
+                lookups.add(callbacks.orderOf(CallbackLog.REFUND, merchantId, channel, number));
+                lookups.add(refunds.findRequest(pool, merchantId, channel.path(), number)
+                        .map(found -> found.map(Refunds.Request::outTradeNo)));
+            }
+        }
+        return Uni.join().all(lookups).andFailFast().map(found -> {
+            Set<String> orderNumbers = new LinkedHashSet<>();
+            found.forEach(one -> one.ifPresent(orderNumbers::add));
+            return List.copyOf(orderNumbers);
+        });
+    }
+
+    public Uni<ConsoleViews.Timeline> read(String merchantId, String outTradeNo) {
+        Uni<Optional<Order>> order = orders.find(pool, merchantId, outTradeNo);
+        Uni<Optional<Orders.Dates>> dates = orders.dates(pool, merchantId, outTradeNo);
+        Uni<List<CallbackRow>> payments = callbacks.forOrder(CallbackLog.PAYMENT, merchantId, outTradeNo);
+        Uni<List<CallbackRow>> refundCallbacks = callbacks.forOrder(CallbackLog.REFUND, merchantId, outTradeNo);
+        Uni<List<Refunds.Listed>> refundRows = refunds.forOrder(pool, merchantId, outTradeNo);
+        Uni<List<ConsoleViews.EventLine>> events = outbox.listForOrder(pool, merchantId, outTradeNo)
+                .flatMap(this::withAttempts);
+        return Uni.combine().all().unis(order, dates, payments, refundCallbacks, refundRows, events)
+                .with((found, when, paid, refunded, refundList, eventLines) -> {
+                    List<ConsoleViews.CallbackLine> lines = new ArrayList<>();
+                    paid.forEach(row -> lines.add(ConsoleViews.CallbackLine.of(row)));
+                    refunded.forEach(row -> lines.add(ConsoleViews.CallbackLine.of(row)));
+                    return new ConsoleViews.Timeline(merchantId, outTradeNo,
+                            found.map(ConsoleViews.OrderLine::of).orElse(null),
+                            changes(found, when, refundList), lines,
+                            refundList.stream().map(ConsoleViews.RefundLine::of).toList(), eventLines);
+                });
+    }
+
+    private Uni<List<ConsoleViews.EventLine>> withAttempts(List<OutboxEvent> events) {
+        if (events.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Multi.createFrom().iterable(events)
+                .onItem().transformToUniAndConcatenate(event -> attempts.list(event.id())
+                        .map(found -> ConsoleViews.EventLine.of(event, found.orElse(List.<RecordedAttempt>of()))))
+                .collect().asList();
+    }
+
+    /** The order's state changes as its columns and its refunds record them, oldest first. */
+    private static List<ConsoleViews.Change> changes(Optional<Order> order, Optional<Orders.Dates> dates,
+                                                     List<Refunds.Listed> refundList) {
+        record At(LocalDateTime at, String what) {
+        }
+        List<At> changes = new ArrayList<>();
+        dates.ifPresent(when -> {
+            changes.add(new At(when.createdAt(), "registered by the order service: PENDING"));
+            if (when.paidAt() != null) {
+                Order paid = order.orElseThrow();
+                changes.add(new At(when.paidAt(), "PAID via " + paid.channel() + " " + paid.channelTradeNo()));
+            }
+            if (when.closedAt() != null) {
+                changes.add(new At(when.closedAt(), "CLOSED"));
+            }
+        });
+        for (Refunds.Listed refund : refundList) {
+            changes.add(new At(refund.createdAt(), "refund " + refund.refundNo() + " recorded (" + refund.reason() + ")"));
+            if (refund.status().settled()) {
+                changes.add(new At(refund.updatedAt(), "refund " + refund.refundNo() + " " + refund.status().name()));
+            }
+        }
+        order.filter(found -> found.status() == OrderStatus.REFUNDED).ifPresent(found ->
+                dates.ifPresent(when -> changes.add(new At(when.updatedAt(), "REFUNDED in full"))));
+        changes.sort(Comparator.comparing(At::at));
+        return changes.stream().map(change -> new ConsoleViews.Change(ConsoleViews.time(change.at()), change.what())).toList();
+    }
+}

@@ -1,0 +1,212 @@
+package io.paycallback.console;
+
+import io.paycallback.testsupport.Api;
+import io.paycallback.testsupport.Db;
+import io.paycallback.testsupport.Ids;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The console in Debian's headless Chromium, as an operator uses it at 2 a.m.: sign in, find the order whose payment
+ * callback died by the provider's trade number, read its hostile body as text, requeue it, and see the order paid.
+ * Screenshots go to target/console-screenshots. Selenium gets Debian's chromedriver by path, so Selenium Manager is
+ * never asked to download anything.
+ */
+@QuarkusTest
+class ConsoleBrowserTest {
+
+    static final String CHROMIUM = "/usr/bin/chromium";
+    static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+    static final Path SHOTS = Path.of("target/console-screenshots");
+    static final String HOSTILE = "{\"note\":\"<script>window.pwned=1</script><b>not bold</b>\"}";
+
+    @TestHTTPResource("/admin/console")
+    URL console;
+
+    @Inject
+    Pool pool;
+
+    private Db db;
+    private WebDriver browser;
+    private WebDriverWait wait;
+    private Path profile;
+
+    @BeforeEach
+    void startBrowser() throws IOException {
+        assertThat(Path.of(CHROMIUM)).as("apt-get install chromium chromium-driver (.ci/run does)").exists();
+        assertThat(Path.of(CHROMEDRIVER)).as("apt-get install chromium-driver (.ci/run does)").exists();
+        db = new Db(pool);
+        Files.createDirectories(SHOTS);
+        profile = Files.createTempDirectory("console-chromium");
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + profile, "--window-size=1280,900");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+    }
+
+    @AfterEach
+    void stopBrowser() throws IOException {
+        if (browser != null) {
+            // What the browser last showed, for a failure's post-mortem.
+            screenshot("last");
+            Files.writeString(SHOTS.resolve("last.html"), browser.getCurrentUrl() + "\n" + browser.getPageSource());
+            browser.quit();
+        }
+        try (Stream<Path> files = Files.walk(profile)) {
+            files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+        }
+    }
+
+    @Test
+    void anOperatorFindsADeadLetterReadsItsBodyAsTextRequeuesItAndSeesTheOrderPaid() throws IOException {
+        String outTradeNo = Ids.unique("WEB");
+        String tradeNo = Ids.unique("4200");
+        db.update("""
+                INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, refunded_amount, created_at, updated_at)
+                VALUES ('default', ?, 12.34, 'CNY', 'PENDING', 0, NOW(3), NOW(3))""", outTradeNo);
+        // Died while the order was unknown (it arrived before the order service registered it).
+        db.update("""
+                INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount,
+                    currency, status, retry_count, next_retry_at, last_error, raw_body, created_at, updated_at)
+                VALUES ('default', 'wxpay', ?, ?, 'SUCCESS', 12.34, 'CNY', 2, 8, NOW(3), ?, ?, NOW(3), NOW(3))""",
+                tradeNo, outTradeNo, "NotYetSettledException: order " + outTradeNo + " is unknown", HOSTILE);
+        long id = db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", tradeNo).getLong("id");
+
+        browser.get(console.toString());
+        wait.until(ExpectedConditions.urlContains("/admin/console/login"));
+        browser.findElement(By.id("token")).sendKeys(Api.ORDER_SERVICE_TOKEN);
+        browser.findElement(By.id("sign-in")).click();
+        assertThat(wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-error"))).getText())
+                .contains("not an operator token");
+        browser.findElement(By.id("token")).sendKeys(Api.ALICE_TOKEN);
+        browser.findElement(By.id("sign-in")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("dead-total")));
+        assertThat(Long.parseLong(browser.findElement(By.id("dead-total")).getText())).isPositive();
+        screenshot("1-overview");
+
+        browser.findElement(By.linkText("Search")).click();
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.name("by"))).selectByValue("trade");
+        browser.findElement(By.id("q")).sendKeys(tradeNo);
+        browser.findElement(By.id("search")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("timeline")));
+        assertThat(browser.findElement(By.id("order-status")).getText()).isEqualTo("PENDING");
+        WebElement row = browser.findElement(By.id("cb-payment-" + id));
+        assertThat(row.getText()).contains("dead").contains("is unknown");
+
+        row.findElement(By.className("show-body")).click();
+        WebElement body = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#body-payment-" + id + " pre")));
+        assertThat(body.getText()).as("the body as the provider sent it, as text").isEqualTo(HOSTILE);
+        assertThat(body.findElements(By.tagName("script"))).as("no element made of the body").isEmpty();
+        assertThat(body.findElements(By.tagName("b"))).isEmpty();
+        assertThat(((JavascriptExecutor) browser).executeScript("return window.pwned === undefined")).isEqualTo(true);
+        screenshot("2-timeline-with-hostile-body");
+
+        browser.findElement(By.cssSelector("#act-payment-" + id + " .requeue")).click();
+        wait.until(ExpectedConditions.alertIsPresent()).accept();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("act-payment-" + id), "requeued"));
+        screenshot("3-requeued");
+
+        // The requeue handed the row to a worker: the order becomes PAID, the callback done, and its event is
+        // delivered to the test profile's sink, attempt by attempt.
+        wait.withTimeout(Duration.ofSeconds(30)).until(driver -> {
+            driver.navigate().refresh();
+            return driver.findElement(By.id("order-status")).getText().equals("PAID")
+                    && driver.findElement(By.id("timeline")).getText().contains("delivered");
+        });
+        assertThat(browser.findElement(By.id("cb-payment-" + id)).getText()).contains("done");
+        assertThat(browser.findElement(By.id("timeline")).getText()).contains("PAID via wxpay " + tradeNo)
+                .contains("order.paid");
+        screenshot("4-paid");
+
+        browser.manage().window().setSize(new Dimension(390, 844));
+        browser.navigate().refresh();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("timeline")));
+        assertThat(((JavascriptExecutor) browser).executeScript(
+                "return document.documentElement.scrollWidth <= window.innerWidth + 1"))
+                .as("on a phone the page does not scroll sideways; wide tables scroll in their own box").isEqualTo(true);
+        screenshot("5-timeline-on-a-phone");
+        browser.manage().window().setSize(new Dimension(1280, 900));
+
+        browser.findElement(By.linkText("Audit log")).click();
+        WebElement audit = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("audit")));
+        assertThat(audit.getText()).contains("alice requeue 1 pay_callback_log#" + id);
+        screenshot("6-audit");
+    }
+
+    @Test
+    void aBulkRequeueCountsFirstThenRequeuesWhatItCounted() throws IOException {
+        String merchant = Ids.unique("M");
+        for (int i = 0; i < 3; i++) {
+            db.update("""
+                    INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount,
+                        currency, status, retry_count, next_retry_at, last_error, raw_body, created_at, updated_at)
+                    VALUES (?, 'alipay', ?, 'ORD-NIGHT', 'TRADE_SUCCESS', 1.00, 'CNY', 2, 8, NOW(3), 'warehouse answered 503', '',
+                            NOW(3), NOW(3))""", merchant, Ids.unique("T"));
+        }
+        signIn(Api.BOB_TOKEN);
+        browser.findElement(By.linkText("Bulk requeue")).click();
+        browser.findElement(By.id("bulk-merchant")).sendKeys(merchant);
+        browser.findElement(By.id("bulk-error")).sendKeys("503");
+        browser.findElement(By.id("dry-run-button")).click();
+        assertThat(wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("matched"))).getText()).isEqualTo("3");
+        assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE merchant_id = ? AND status = 2", merchant))
+                .as("the dry run changed nothing").isEqualTo(3);
+        screenshot("7-bulk-dry-run");
+
+        browser.findElement(By.id("apply-button")).click();
+        wait.until(ExpectedConditions.alertIsPresent()).accept();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("bulk-result"), "requeued 3 of the 3"));
+        assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE merchant_id = ? AND status = 2", merchant)).isZero();
+        screenshot("8-bulk-applied");
+
+        browser.findElement(By.id("logout")).click();
+        wait.until(ExpectedConditions.urlContains("/admin/console/login"));
+        browser.get(console + "/bulk");
+        wait.until(ExpectedConditions.urlContains("/admin/console/login"));
+    }
+
+    private void signIn(String token) {
+        browser.get(console.toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("token"))).sendKeys(token);
+        browser.findElement(By.id("sign-in")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("dead-total")));
+    }
+
+    private void screenshot(String name) throws IOException {
+        Files.write(SHOTS.resolve(name + ".png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+    }
+}
