@@ -1,5 +1,7 @@
 package io.paycallback.reconcile;
 
+import io.paycallback.ledger.MySqlErrors;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -25,8 +27,7 @@ public class OrderQueries {
             ORDER BY o.created_at LIMIT ?""";
     static final String ENROL = """
             INSERT INTO order_queries (merchant_id, out_trade_no, status, retry_count, next_retry_at, created_at, updated_at)
-            VALUES (?, ?, 0, 0, NOW(3), NOW(3), NOW(3))
-            ON DUPLICATE KEY UPDATE id = id""";
+            VALUES (?, ?, 0, 0, NOW(3), NOW(3), NOW(3))""";
     static final String FIND = "SELECT merchant_id, out_trade_no FROM order_queries WHERE id = ?";
 
     /** The order a query row is about. */
@@ -48,13 +49,16 @@ public class OrderQueries {
     public Uni<Integer> enrol(Duration after, int limit) {
         return pool.preparedQuery(UNENROLLED).execute(Tuple.of(TimeUnit.MICROSECONDS.convert(after), limit))
                 .flatMap(rows -> {
-                    List<Tuple> batch = new ArrayList<>();
+                    List<Tuple> found = new ArrayList<>();
                     for (Row row : rows) {
-                        batch.add(Tuple.of(row.getString("merchant_id"), row.getString("out_trade_no")));
+                        found.add(Tuple.of(row.getString("merchant_id"), row.getString("out_trade_no")));
                     }
-                    return batch.isEmpty()
-                            ? Uni.createFrom().item(0)
-                            : pool.preparedQuery(ENROL).executeBatch(batch).replaceWith(batch.size());
+                    // One INSERT per order: another instance enrolling the same order meanwhile is a duplicate key,
+                    // which means "enrolled already", and must not fail the others.
+                    return Multi.createFrom().iterable(found)
+                            .onItem().transformToUniAndConcatenate(order -> pool.preparedQuery(ENROL).execute(order)
+                                    .replaceWithVoid().onFailure(MySqlErrors::isDuplicateKey).recoverWithNull())
+                            .collect().asList().replaceWith(found.size());
                 });
     }
 
