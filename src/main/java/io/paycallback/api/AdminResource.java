@@ -15,6 +15,7 @@ import io.paycallback.ledger.Quarantine;
 import io.paycallback.ledger.RowStatus;
 import io.paycallback.ops.AuditEntry;
 import io.paycallback.ops.AuditLog;
+import io.paycallback.ops.QuarantineReplays;
 import io.paycallback.ops.Replays;
 import io.paycallback.ops.Requeues;
 import io.paycallback.outbox.DeliveryAttempts;
@@ -70,6 +71,7 @@ public class AdminResource {
 
     private final CallbackRows rows;
     private final Replays replays;
+    private final QuarantineReplays quarantineReplays;
     private final Requeues requeues;
     private final Quarantine quarantine;
     private final Outbox outbox;
@@ -80,7 +82,9 @@ public class AdminResource {
     private final ObjectReader bulkRequest;
 
     public AdminResource(CallbackRows rows, Replays replays, Requeues requeues, Quarantine quarantine, Outbox outbox,
-                         DeliveryAttempts attempts, AuditLog audit, RequeueTokens tokens, Pool pool, ObjectMapper json) {
+                         DeliveryAttempts attempts, AuditLog audit, RequeueTokens tokens, Pool pool, ObjectMapper json,
+                         QuarantineReplays quarantineReplays) {
+        this.quarantineReplays = quarantineReplays;
         this.attempts = attempts;
         this.rows = rows;
         this.replays = replays;
@@ -195,6 +199,30 @@ public class AdminResource {
             return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, "limit is 1.." + MAX_LIMIT));
         }
         return quarantine.list(limit).map(list -> Response.ok(list).build());
+    }
+
+    @POST
+    @Path("quarantine/{id}/replay")
+    @APIResponse(responseCode = "202", description = "it parses now: stored like its push (or found stored), released",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = AdminViews.QuarantineReplayed.class)))
+    @APIResponse(responseCode = "404", description = "no such quarantined callback",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "422", description = "it still does not parse; it stays",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<Response> replayQuarantined(@PathParam("id") long id, @Context SecurityContext caller) {
+        return quarantineReplays.replay(id, actor(caller)).map(outcome -> {
+            if (outcome instanceof QuarantineReplays.Outcome.Stored stored) {
+                return Response.accepted(new AdminViews.QuarantineReplayed(id, "stored", stored.detail())).build();
+            }
+            if (outcome instanceof QuarantineReplays.Outcome.Ignored ignored) {
+                return Response.accepted(new AdminViews.QuarantineReplayed(id, "ignored", ignored.reason())).build();
+            }
+            if (outcome instanceof QuarantineReplays.Outcome.Unparseable unparseable) {
+                return ErrorBody.response(422, unparseable.reason());
+            }
+            return ErrorBody.response(Response.Status.NOT_FOUND, "no quarantined callback " + id);
+        });
     }
 
     @GET

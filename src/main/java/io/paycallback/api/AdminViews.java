@@ -21,6 +21,10 @@ public final class AdminViews {
 
     /** A row put back to pending (replay, requeue). */
     @Schema(name = "Queued")
+    /** @param result {@code stored} or {@code ignored} */
+    public record QuarantineReplayed(long id, String result, String detail) {
+    }
+
     public record Queued(long id, RowStatus status) {
         static Queued pending(long id) {
             return new Queued(id, RowStatus.PENDING);

@@ -11,6 +11,7 @@ import io.paycallback.ledger.Quarantine;
 import io.paycallback.ledger.RowStatus;
 import io.paycallback.ops.AuditLog;
 import io.paycallback.ops.BacklogGauges;
+import io.paycallback.ops.QuarantineReplays;
 import io.paycallback.ops.Replays;
 import io.paycallback.ops.Requeues;
 import io.paycallback.ops.StatusCounts;
@@ -110,6 +111,8 @@ public class ConsoleResource {
     Outbox outbox;
     @Inject
     Quarantine quarantine;
+    @Inject
+    QuarantineReplays quarantineReplays;
     @Inject
     AuditLog audit;
     @Inject
@@ -279,6 +282,18 @@ public class ConsoleResource {
     public Uni<TemplateInstance> quarantine() {
         return quarantine.list(LIST_LIMIT).map(rows -> Templates.quarantine(page("quarantine"),
                 rows.stream().map(ConsoleViews.QuarantineLine::of).toList()));
+    }
+
+    @POST
+    @Path("quarantine/{id}/replay")
+    public Uni<TemplateInstance> replayQuarantined(@PathParam("id") long id) {
+        return quarantineReplays.replay(id, operator()).map(outcome -> Templates.done(
+                outcome instanceof QuarantineReplays.Outcome.Stored stored ? new ConsoleViews.Done(true, stored.detail())
+                        : outcome instanceof QuarantineReplays.Outcome.Ignored ignored
+                        ? new ConsoleViews.Done(true, "released: " + ignored.reason())
+                        : outcome instanceof QuarantineReplays.Outcome.Unparseable unparseable
+                        ? new ConsoleViews.Done(false, unparseable.reason())
+                        : new ConsoleViews.Done(false, "no quarantined callback " + id)));
     }
 
     // ---- bulk requeue -----------------------------------------------------------------------------------------------

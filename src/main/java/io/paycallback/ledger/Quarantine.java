@@ -5,12 +5,14 @@ import io.paycallback.channel.ChannelId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.mutiny.sqlclient.Row;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Keeps signed callbacks that we could not parse, for a person to look at. One row per distinct body: the provider
@@ -27,7 +29,14 @@ public class Quarantine {
             SELECT id, merchant_id, channel, kind, reason, body_hash, body_length, created_at
             FROM quarantine ORDER BY id DESC LIMIT ?""";
 
+    static final String FIND = "SELECT merchant_id, channel, kind, raw_body FROM quarantine WHERE id = ?";
+    static final String RELEASE = "DELETE FROM quarantine WHERE id = ?";
+
     private static final int REASON_LENGTH = 255;
+
+    /** A quarantined callback with its body, as it was verified on arrival. */
+    public record Held(long id, String merchantId, String channel, CallbackKind kind, byte[] body) {
+    }
 
     private final Pool pool;
 
@@ -48,6 +57,23 @@ public class Quarantine {
         return pool.preparedQuery(INSERT).execute(row)
                 .onFailure(MySqlErrors::isDuplicateKey).recoverWithNull()
                 .replaceWithVoid();
+    }
+
+    public Uni<Optional<Held>> find(long id) {
+        return pool.preparedQuery(FIND).execute(Tuple.of(id)).map(rows -> {
+            var iterator = rows.iterator();
+            if (!iterator.hasNext()) {
+                return Optional.empty();
+            }
+            Row row = iterator.next();
+            return Optional.of(new Held(id, row.getString("merchant_id"), row.getString("channel"),
+                    CallbackKind.valueOf(row.getString("kind")), row.getBuffer("raw_body").getBytes()));
+        });
+    }
+
+    /** @return false when another operator released it first */
+    public Uni<Boolean> release(SqlClient client, long id) {
+        return client.preparedQuery(RELEASE).execute(Tuple.of(id)).map(rows -> rows.rowCount() == 1);
     }
 
     /** The newest quarantined callbacks, without their bodies. */

@@ -8,7 +8,9 @@ import java.util.Locale;
 public enum AuditAction {
     REPLAY,
     REQUEUE,
-    BULK_REQUEUE;
+    BULK_REQUEUE,
+    /** A quarantined body parsed again (after a parser fix) and stored as the callback it is. */
+    QUARANTINE_REPLAY;
 
     @JsonValue
     public String label() {
