@@ -419,6 +419,10 @@ class ProcessingTest {
         assertThat(outboxRows("outbox:" + eventId, "alert")).isEqualTo(1);
         sink.answer(200);
         long alertId = db.first("SELECT id FROM outbox WHERE source = ?", "outbox:" + eventId).getLong("id");
+        // The alert's writer hands it to a worker at once; let that try end (refused, or delivered) before time passes,
+        // or its reschedule could land after makeDue and hide the row from the drain.
+        await().atMost(WAIT).until(() -> row(LeasedTable.OUTBOX, alertId).getInteger("retry_count") >= 1
+                || row(LeasedTable.OUTBOX, alertId).getInteger("status") == 1);
         makeDue(LeasedTable.OUTBOX, alertId);
         scanner.drain(LeasedTable.OUTBOX);
         assertThat(sink.receivedFor("outbox:" + eventId)).containsExactly("outbox:" + eventId + ":alert:sink alert");
