@@ -199,6 +199,22 @@ public final class Fuzz {
      * amounts): a notice that does not would fail its INSERT on every delivery, answered 500 for days and never
      * quarantined.
      */
+    /**
+     * What every channel owes a signed body, however hostile: it is accepted or malformed (quarantined), parsing it
+     * again from storage gives the same verdict, an undamaged one reads as what was signed, and whatever is accepted
+     * fits the ledger.
+     */
+    public static void assertSignedVerdict(Channel channel, CallbackRequest request, boolean damaged, Notice expected) {
+        Verdict verdict = channel.read(request);
+        assertThat(verdict).isInstanceOfAny(Verdict.Accepted.class, Verdict.Malformed.class);
+        assertThat(channel.parseStored(request)).isEqualTo(verdict);
+        if (!damaged) {
+            assertThat(verdict).isEqualTo(new Verdict.Accepted(expected));
+        } else if (verdict instanceof Verdict.Accepted accepted) {
+            assertStorable(accepted.notice());
+        }
+    }
+
     public static void assertStorable(Notice notice) {
         if (notice instanceof Notice.Payment payment) {
             assertThat(List.of(payment.channelTradeNo(), payment.outTradeNo())).allSatisfy(Fuzz::assertNumber);
