@@ -60,6 +60,16 @@ public class Channels {
         return channels.get(id);
     }
 
+    /**
+     * Parses a stored body again, for an operator's replay. Its signature headers are not kept, so it is not verified
+     * again: it was when it arrived.
+     */
+    public Verdict parseStored(String channelPath, String merchantId, CallbackKind kind, byte[] body) {
+        return find(channelPath)
+                .map(channel -> channel.parseStored(new CallbackRequest(merchantId, kind, Map.of(), body)))
+                .orElseGet(() -> new Verdict.Malformed("the row's channel '" + channelPath + "' is unknown"));
+    }
+
     private static WxPayMerchant wxpay(String merchantId, PayCallbackConfig.WxPay keys) {
         String section = PREFIX + merchantId + ".wxpay";
         Map<String, PublicKey> publicKeys = new HashMap<>();

@@ -1,7 +1,5 @@
 package io.paycallback.ops;
 
-import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Channels;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
@@ -13,7 +11,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -64,12 +61,7 @@ public class QuarantineReplays {
     }
 
     private Uni<Outcome> reparse(Quarantine.Held held, String actor) {
-        Optional<ChannelId> channel = ChannelId.fromPath(held.channel());
-        if (channel.isEmpty()) {
-            return Uni.createFrom().item(new Outcome.Unparseable("the row's channel '" + held.channel() + "' is unknown"));
-        }
-        Verdict verdict = channels.get(channel.get())
-                .parseStored(new CallbackRequest(held.merchantId(), held.kind(), Map.of(), held.body()));
+        Verdict verdict = channels.parseStored(held.channel(), held.merchantId(), held.kind(), held.body());
         if (!(verdict instanceof Verdict.Accepted accepted)) {
             return Uni.createFrom().item(new Outcome.Unparseable(verdict.toString()));
         }

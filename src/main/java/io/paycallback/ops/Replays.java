@@ -1,9 +1,7 @@
 package io.paycallback.ops;
 
 import io.paycallback.channel.CallbackKind;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Channels;
-import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
 import io.paycallback.ledger.CallbackLog;
@@ -15,7 +13,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -74,12 +71,7 @@ public class Replays {
 
     private Uni<Outcome> reparse(CallbackLog log, CallbackRow row, byte[] body, String actor) {
         CallbackKind kind = log.kind();
-        Optional<ChannelId> channel = ChannelId.fromPath(row.channel());
-        if (channel.isEmpty()) {
-            return Uni.createFrom().item(new Outcome.Unparseable("the row's channel '" + row.channel() + "' is unknown"));
-        }
-        Verdict verdict = channels.get(channel.get())
-                .parseStored(new CallbackRequest(row.merchantId(), kind, Map.of(), body));
+        Verdict verdict = channels.parseStored(row.channel(), row.merchantId(), kind, body);
         if (!(verdict instanceof Verdict.Accepted accepted)) {
             return Uni.createFrom().item(new Outcome.Unparseable(verdict.toString()));
         }

@@ -72,7 +72,8 @@ class QuarantineReplayTest {
 
     @Test
     void aBodyThatStillDoesNotParseStaysAndOnlyOperatorsMayAsk() {
-        long id = quarantine("stripe", "{\"type\":\"payment_intent.succeeded\",\"data\":{}}".getBytes(StandardCharsets.UTF_8));
+        long id = quarantine("stripe", ("{\"id\":\"" + Ids.unique("evt_") + "\",\"type\":\"payment_intent.succeeded\",\"data\":{}}")
+                .getBytes(StandardCharsets.UTF_8));
         given().header("Authorization", "Bearer test-order-service-token")
                 .post("/admin/quarantine/" + id + "/replay").then().statusCode(403);
         operator().post("/admin/quarantine/" + id + "/replay").then().statusCode(422);
