@@ -109,6 +109,13 @@ public interface PayCallbackConfig {
         @WithDefault("200")
         int batchSize();
 
+        /**
+         * Rows tried together in one transaction with one commit: the scanner's leased batches and the fresh rows
+         * queued for the workers are cut to this size. 1 tries every row in its own transaction.
+         */
+        @WithDefault("50")
+        int transactionSize();
+
         /** Worker threads running transitions and deliveries. */
         @WithDefault("16")
         int workers();
