@@ -180,6 +180,10 @@ public interface PayCallbackConfig {
             @WithDefault("5s")
             @WithName("timeout")
             Duration timeout();
+
+            /** Requests in flight at once to this destination from one batch of events. */
+            @WithDefault("8")
+            int concurrency();
         }
     }
 

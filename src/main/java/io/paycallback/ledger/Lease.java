@@ -6,5 +6,10 @@ package io.paycallback.ledger;
  *
  * @param failures how many tries of this row have failed before this one
  */
-public record Lease(LeasedTable table, long id, String token, int failures) {
+public record Lease(LeasedTable table, long id, String token, int failures) implements Leased {
+
+    @Override
+    public Lease lease() {
+        return this;
+    }
 }

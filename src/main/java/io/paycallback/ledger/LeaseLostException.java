@@ -6,4 +6,8 @@ public class LeaseLostException extends RuntimeException {
     public LeaseLostException(Lease lease) {
         super("lease on " + lease.table().table() + " #" + lease.id() + " is no longer held");
     }
+
+    public LeaseLostException(String message) {
+        super(message);
+    }
 }

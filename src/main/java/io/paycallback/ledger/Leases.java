@@ -35,6 +35,13 @@ public class Leases {
     private static final String FINISH = """
             UPDATE %s SET status = 1, lease_token = NULL, last_error = NULL, updated_at = NOW(3)
             WHERE id = ? AND lease_token = ? AND status = 0""";
+    private static final String FINISH_ALL = """
+            UPDATE %s SET status = 1, lease_token = NULL, last_error = NULL, updated_at = NOW(3)
+            WHERE status = 0 AND (id, lease_token) IN (%s)""";
+    private static final String RELEASE = """
+            UPDATE %s SET next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), lease_token = NULL, last_error = ?,
+                updated_at = NOW(3)
+            WHERE id = ? AND lease_token = ? AND status = 0""";
     private static final String RESCHEDULE = """
             UPDATE %s SET retry_count = retry_count + 1, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND),
                 lease_token = NULL, last_error = ?, updated_at = NOW(3)
@@ -97,6 +104,42 @@ public class Leases {
         return fenced(client, statements.get(lease.table()).finish, Tuple.of(lease.id(), lease.token()), lease);
     }
 
+    /**
+     * Marks every row done with one statement, fenced per row by its own token: fails with {@link LeaseLostException}
+     * (and the caller's transaction must roll back) unless every one of them was still held.
+     */
+    public Uni<Void> finishAll(SqlClient client, List<Lease> held) {
+        if (held.size() == 1) {
+            return finish(client, held.get(0));
+        }
+        LeasedTable table = held.get(0).table();
+        Tuple params = Tuple.tuple();
+        StringBuilder pairs = new StringBuilder();
+        for (Lease lease : held) {
+            if (lease.table() != table) {
+                throw new IllegalArgumentException("leases of " + table + " and " + lease.table() + " in one finish");
+            }
+            pairs.append(pairs.isEmpty() ? "(?, ?)" : ", (?, ?)");
+            params.addLong(lease.id()).addString(lease.token());
+        }
+        return client.preparedQuery(FINISH_ALL.formatted(table.table(), pairs)).execute(params).map(updated -> {
+            if (updated.rowCount() != held.size()) {
+                throw new LeaseLostException(held.size() - updated.rowCount() + " of " + held.size()
+                        + " leases on " + table.table() + " are no longer held");
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Gives the row back for another try after {@code delay} without counting this one: the try lost a lock contest
+     * (a deadlock, a lock wait timeout), which says nothing about the row.
+     */
+    public Uni<Void> release(SqlClient client, Lease lease, Duration delay, String error) {
+        return fenced(client, statements.get(lease.table()).release,
+                Tuple.of(TimeUnit.MICROSECONDS.convert(delay), truncate(error), lease.id(), lease.token()), lease);
+    }
+
     /** Counts a failed try and sets the next one {@code delay} from now. */
     public Uni<Void> reschedule(SqlClient client, Lease lease, Duration delay, String error) {
         return fenced(client, statements.get(lease.table()).reschedule,
@@ -134,6 +177,7 @@ public class Leases {
         final String leaseOne;
         final String retryCount;
         final String finish;
+        final String release;
         final String reschedule;
         final String bury;
         final String requeue;
@@ -144,6 +188,7 @@ public class Leases {
             leaseOne = LEASE_ONE.formatted(table);
             retryCount = RETRY_COUNT.formatted(table);
             finish = FINISH.formatted(table);
+            release = RELEASE.formatted(table);
             reschedule = RESCHEDULE.formatted(table);
             bury = BURY.formatted(table);
             requeue = REQUEUE.formatted(table);

@@ -8,6 +8,11 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Function;
+
 /** Reads reserved callbacks back for processing. */
 @ApplicationScoped
 public class StoredCallbacks {
@@ -19,6 +24,13 @@ public class StoredCallbacks {
             SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
                    amount, refunded_total, currency
             FROM refund_callback_log WHERE id = ?""";
+    static final String PAYMENTS = """
+            SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency
+            FROM pay_callback_log WHERE id IN (%s)""";
+    static final String REFUNDS = """
+            SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
+                   amount, refunded_total, currency
+            FROM refund_callback_log WHERE id IN (%s)""";
     static final String PAYMENT_BY_TRADE = """
             SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency, status
             FROM pay_callback_log WHERE merchant_id = ? AND channel = ? AND channel_trade_no = ?""";
@@ -28,14 +40,41 @@ public class StoredCallbacks {
     }
 
     public Uni<StoredRefund> refund(SqlClient client, long id) {
-        return client.preparedQuery(REFUND).execute(Tuple.of(id)).map(rows -> {
-            Row row = only(rows, id);
-            return new StoredRefund(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
-                    row.getString("refund_no"), row.getString("channel_refund_id"), row.getString("channel_trade_no"),
-                    row.getString("out_trade_no"),
-                    Notice.RefundResult.SUCCEEDED.name().equals(row.getString("refund_state")),
-                    row.getBigDecimal("amount"), row.getBigDecimal("refunded_total"), row.getString("currency"));
+        return client.preparedQuery(REFUND).execute(Tuple.of(id)).map(rows -> toRefund(only(rows, id)));
+    }
+
+    /** Several payment callbacks with one statement, in no particular order; fails if any is gone. */
+    public Uni<List<StoredPayment>> payments(SqlClient client, List<Long> ids) {
+        return all(client, PAYMENTS, ids, StoredCallbacks::toPayment);
+    }
+
+    /** Several refund callbacks with one statement, in no particular order; fails if any is gone. */
+    public Uni<List<StoredRefund>> refunds(SqlClient client, List<Long> ids) {
+        return all(client, REFUNDS, ids, StoredCallbacks::toRefund);
+    }
+
+    private static <T> Uni<List<T>> all(SqlClient client, String sql, List<Long> ids, Function<Row, T> mapper) {
+        Tuple params = Tuple.tuple();
+        ids.forEach(params::addLong);
+        String placeholders = String.join(", ", Collections.nCopies(ids.size(), "?"));
+        return client.preparedQuery(sql.formatted(placeholders)).execute(params).map(rows -> {
+            List<T> found = new ArrayList<>(ids.size());
+            for (Row row : rows) {
+                found.add(mapper.apply(row));
+            }
+            if (found.size() != ids.size()) {
+                throw new IllegalStateException((ids.size() - found.size()) + " of callbacks " + ids + " are gone");
+            }
+            return found;
         });
+    }
+
+    private static StoredRefund toRefund(Row row) {
+        return new StoredRefund(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
+                row.getString("refund_no"), row.getString("channel_refund_id"), row.getString("channel_trade_no"),
+                row.getString("out_trade_no"),
+                Notice.RefundResult.SUCCEEDED.name().equals(row.getString("refund_state")),
+                row.getBigDecimal("amount"), row.getBigDecimal("refunded_total"), row.getString("currency"));
     }
 
     /** The processed payment a refund refers to, or null while that payment is unknown or not yet processed. */

@@ -11,7 +11,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,7 +39,7 @@ public class PaymentTransition {
      */
     public Uni<Transition> apply(SqlClient transaction, StoredPayment payment) {
         return orders.markPaid(transaction, payment)
-                .flatMap(moved -> moved ? paid(transaction, payment) : notMoved(transaction, payment));
+                .flatMap(moved -> moved ? paid(payment) : notMoved(transaction, payment));
     }
 
     private Uni<Transition> notMoved(SqlClient transaction, StoredPayment payment) {
@@ -50,15 +49,15 @@ public class PaymentTransition {
             }
             Order order = found.get();
             if (order.amount().compareTo(payment.amount()) != 0 || !order.currency().equals(payment.currency())) {
-                return amountMismatch(transaction, payment, order);
+                return amountMismatch(payment, order);
             }
             return stale(transaction, payment, order);
         });
     }
 
-    private Uni<Transition> paid(SqlClient transaction, StoredPayment payment) {
-        return outbox.emit(transaction, event(payment, EventType.ORDER_PAID, null, null))
-                .map(ids -> Transition.of(Transition.Result.PAID, ids));
+    private Uni<Transition> paid(StoredPayment payment) {
+        return Uni.createFrom().item(Transition.of(Transition.Result.PAID,
+                List.of(event(payment, EventType.ORDER_PAID, null, null))));
     }
 
     private Uni<Transition> stale(SqlClient transaction, StoredPayment payment, Order order) {
@@ -80,25 +79,18 @@ public class PaymentTransition {
                 RefundStatus.REQUESTED, stale.reason());
         boolean submit = ChannelId.fromPath(payment.channel())
                 .flatMap(channel -> providers.find(channel, payment.merchantId())).isPresent();
-        return refunds.request(transaction, refund, submit).flatMap(requested -> requested
-                ? requestRefund(transaction, payment, stale, refundNo)
-                : Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of())));
+        return refunds.request(transaction, refund, submit).map(requested -> requested
+                ? new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(),
+                List.of(event(payment, EventType.REFUND_REQUESTED, refundNo, stale.reason()),
+                        event(payment, EventType.ALERT, refundNo, stale.reason())))
+                : Transition.of(Transition.Result.DUPLICATE, List.of()));
     }
 
-    private Uni<Transition> requestRefund(SqlClient transaction, StoredPayment payment, StalePayment stale, String refundNo) {
-        List<Emission> emitted = new ArrayList<>();
-        return outbox.emit(transaction, event(payment, EventType.REFUND_REQUESTED, refundNo, stale.reason()))
-                .invoke(emitted::addAll)
-                .chain(() -> outbox.emit(transaction, event(payment, EventType.ALERT, refundNo, stale.reason())))
-                .invoke(emitted::addAll)
-                .map(ignored -> new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(), emitted));
-    }
-
-    private Uni<Transition> amountMismatch(SqlClient transaction, StoredPayment payment, Order order) {
+    private Uni<Transition> amountMismatch(StoredPayment payment, Order order) {
         String reason = "amount mismatch: order " + order.amount().toPlainString() + " " + order.currency()
                 + ", callback " + payment.amount().toPlainString() + " " + payment.currency();
-        return outbox.emit(transaction, event(payment, EventType.ALERT, null, reason))
-                .map(ids -> new Transition(Transition.Result.DEAD_LETTER, reason, ids));
+        return Uni.createFrom().item(new Transition(Transition.Result.DEAD_LETTER, reason,
+                List.of(event(payment, EventType.ALERT, null, reason))));
     }
 
     /** The alert for a payment callback that could not be settled in all its tries. */

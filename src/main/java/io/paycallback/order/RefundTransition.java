@@ -12,7 +12,6 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -49,7 +48,7 @@ public class RefundTransition {
                                 "payment " + refund.channelTradeNo() + " of refund " + refund.refundNo() + " is not processed yet"));
                     }
                     if (!payment.currency().equals(refund.currency())) {
-                        return deadLetter(transaction, refund, payment, "currency mismatch: payment " + payment.currency()
+                        return deadLetter(refund, payment, "currency mismatch: payment " + payment.currency()
                                 + ", refund " + refund.currency());
                     }
                     // The order's lock serialises every refund of its payments, so the total read below stays true.
@@ -68,7 +67,7 @@ public class RefundTransition {
                 .flatMap(before -> {
                     RefundedTotal after = refund.succeeded() ? before.with(ownAmount, refund.refundedTotal()) : before;
                     if (after.value().compareTo(payment.amount()) > 0) {
-                        return deadLetter(transaction, refund, payment, "over-refund: paid "
+                        return deadLetter(refund, payment, "over-refund: paid "
                                 + payment.amount().toPlainString() + " " + payment.currency() + ", refunded would be "
                                 + after.value().toPlainString());
                     }
@@ -82,7 +81,7 @@ public class RefundTransition {
                         }
                         return refund.succeeded()
                                 ? succeeded(transaction, refund, payment, outTradeNo, before.value(), after.value())
-                                : failed(transaction, refund, outTradeNo);
+                                : failed(refund, outTradeNo);
                     });
                 });
     }
@@ -93,23 +92,19 @@ public class RefundTransition {
                 outTradeNo, refund.channel(), refund.channelTradeNo(), refund.refundNo(), after.subtract(before),
                 refund.amount(), after, refund.currency(), null);
         return orders.recordRefunded(transaction, payment, after)
-                .chain(() -> outbox.emit(transaction, event))
-                .map(ids -> Transition.of(Transition.Result.REFUND_SETTLED, ids));
+                .map(ignored -> Transition.of(Transition.Result.REFUND_SETTLED, List.of(event)));
     }
 
-    private Uni<Transition> failed(SqlClient transaction, StoredRefund refund, String outTradeNo) {
-        List<Emission> emitted = new ArrayList<>();
-        return outbox.emit(transaction, event(refund, outTradeNo, EventType.REFUND_FAILED, "refund failed"))
-                .invoke(emitted::addAll)
-                .chain(() -> outbox.emit(transaction, event(refund, outTradeNo, EventType.ALERT, "refund failed")))
-                .invoke(emitted::addAll)
-                .map(ignored -> Transition.of(Transition.Result.REFUND_SETTLED, emitted));
+    private Uni<Transition> failed(StoredRefund refund, String outTradeNo) {
+        return Uni.createFrom().item(Transition.of(Transition.Result.REFUND_SETTLED,
+                List.of(event(refund, outTradeNo, EventType.REFUND_FAILED, "refund failed"),
+                        event(refund, outTradeNo, EventType.ALERT, "refund failed"))));
     }
 
-    private Uni<Transition> deadLetter(SqlClient transaction, StoredRefund refund, StoredPayment payment, String reason) {
+    private Uni<Transition> deadLetter(StoredRefund refund, StoredPayment payment, String reason) {
         String outTradeNo = refund.outTradeNo() != null ? refund.outTradeNo() : payment.outTradeNo();
-        return outbox.emit(transaction, event(refund, outTradeNo, EventType.ALERT, reason))
-                .map(ids -> new Transition(Transition.Result.DEAD_LETTER, reason, ids));
+        return Uni.createFrom().item(new Transition(Transition.Result.DEAD_LETTER, reason,
+                List.of(event(refund, outTradeNo, EventType.ALERT, reason))));
     }
 
     /** The alert for a refund callback that could not be settled in all its tries. */

@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -19,10 +20,11 @@ import java.util.function.Function;
 @ApplicationScoped
 public class DeliveryAttempts {
 
-    static final String INSERT = """
+    static final String INSERT_COLUMNS = """
             INSERT INTO delivery_attempts (outbox_id, try_number, destination, attempted_at, result, http_status, error,
                                            latency_ms, response_length, response_body)
-            VALUES (?, ?, ?, DATE_SUB(NOW(3), INTERVAL ? MICROSECOND), ?, ?, ?, ?, ?, ?)""";
+            VALUES """;
+    static final String VALUES = "(?, ?, ?, DATE_SUB(NOW(3), INTERVAL ? MICROSECOND), ?, ?, ?, ?, ?, ?)";
     static final String LIST_FOR_EVENT = """
             SELECT id, outbox_id, try_number, destination, attempted_at, result, http_status, error, latency_ms,
                    response_length, response_body
@@ -36,18 +38,27 @@ public class DeliveryAttempts {
     }
 
     public Uni<Void> record(SqlClient client, DeliveryAttempt attempt) {
-        // The statement runs a moment after the try ended; measuring back from now puts the row at the try's start.
-        long sinceStartMicros = (System.nanoTime() - attempt.startedNanos()) / 1_000;
-        Tuple values = Tuple.tuple().addLong(attempt.outboxId()).addInteger(attempt.tryNumber())
-                .addString(attempt.destination()).addLong(sinceStartMicros).addString(attempt.result().label())
-                .addInteger(attempt.httpStatus()).addString(attempt.error()).addLong(attempt.latencyMillis())
-                .addInteger(attempt.responseLength());
-        if (attempt.responseBody() == null) {
-            values.addValue(null);
-        } else {
-            values.addBuffer(Buffer.buffer(attempt.responseBody()));
+        return recordAll(client, List.of(attempt));
+    }
+
+    /** Several attempts with one statement. */
+    public Uni<Void> recordAll(SqlClient client, List<DeliveryAttempt> attempts) {
+        Tuple values = Tuple.tuple();
+        for (DeliveryAttempt attempt : attempts) {
+            // The statement runs a moment after the try ended; measuring back from now puts the row at the try's start.
+            long sinceStartMicros = (System.nanoTime() - attempt.startedNanos()) / 1_000;
+            values.addLong(attempt.outboxId()).addInteger(attempt.tryNumber())
+                    .addString(attempt.destination()).addLong(sinceStartMicros).addString(attempt.result().label())
+                    .addInteger(attempt.httpStatus()).addString(attempt.error()).addLong(attempt.latencyMillis())
+                    .addInteger(attempt.responseLength());
+            if (attempt.responseBody() == null) {
+                values.addValue(null);
+            } else {
+                values.addBuffer(Buffer.buffer(attempt.responseBody()));
+            }
         }
-        return client.preparedQuery(INSERT).execute(values).replaceWithVoid();
+        String sql = INSERT_COLUMNS + String.join(", ", Collections.nCopies(attempts.size(), VALUES));
+        return client.preparedQuery(sql).execute(values).replaceWithVoid();
     }
 
     /**

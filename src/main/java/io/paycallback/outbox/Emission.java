@@ -1,6 +1,7 @@
 package io.paycallback.outbox;
 
 import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.Leased;
 
 /**
  * An event row as its writer left it, to be acted on once the writer's transaction has committed.
@@ -9,9 +10,10 @@ public sealed interface Emission {
 
     /**
      * A row for a real destination, written already leased by the writer, so the relay can deliver it right after the
-     * commit without another write; should that never happen, the lease lapses and the scanner delivers it.
+     * commit without another write and without reading it back; should that never happen, the lease lapses and the
+     * scanner delivers it.
      */
-    record ToDeliver(Lease lease) implements Emission {
+    record ToDeliver(Lease lease, PendingEvent event) implements Emission, Leased {
     }
 
     /** A row for the built-in log destination, written delivered: it is logged after the commit. */

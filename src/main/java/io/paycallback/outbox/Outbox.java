@@ -10,7 +10,6 @@ import io.paycallback.ledger.RowStatus;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.mysqlclient.MySQLClient;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -19,6 +18,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -36,14 +36,14 @@ public class Outbox {
 
     public static final String LOG_DESTINATION = "log";
 
-    static final String INSERT = """
+    static final String INSERT_COLUMNS = """
             INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
                                 lease_token, next_retry_at, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))""";
-    static final String INSERT_LOGGED = """
-            INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
-                                next_retry_at, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, 1, 0, NOW(3), NOW(3), NOW(3))""";
+            VALUES """;
+    static final String LEASED_VALUES = "(?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))";
+    static final String LOGGED_VALUES = "(?, ?, ?, ?, ?, ?, 1, 0, NULL, NOW(3), NOW(3), NOW(3))";
+    static final String WRITTEN_LEASED = """
+            SELECT id, source, type, destination, payload FROM outbox WHERE lease_token = ? AND status = 0""";
 
     static final String LIST_FOR_ORDER = """
             SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
@@ -76,27 +76,83 @@ public class Outbox {
      * writes nothing (a replay of a settled callback).
      */
     public Uni<List<Emission>> emit(SqlClient transaction, DownstreamEvent event) {
-        String payload = payload(event);
-        String token = UUID.randomUUID().toString();
-        return Multi.createFrom().iterable(destinations(event.type()))
-                .onItem().transformToUniAndConcatenate(destination -> insert(transaction, event, destination, payload, token)
-                        .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(Optional.<Emission>empty()))
-                .collect().asList()
-                .map(emissions -> emissions.stream().flatMap(Optional::stream).toList());
+        return emitAll(transaction, List.of(event)).map(Emitted::emissions);
     }
 
-    private Uni<Optional<Emission>> insert(SqlClient transaction, DownstreamEvent event, String destination,
-                                           String payload, String token) {
-        String idempotencyKey = idempotencyKey(event.source(), event.type().wire(), destination);
-        Tuple row = Tuple.tuple().addString(event.source()).addString(event.type().wire()).addString(destination)
-                .addString(event.merchantId()).addString(event.outTradeNo()).addString(payload);
-        if (LOG_DESTINATION.equals(destination)) {
-            return transaction.preparedQuery(INSERT_LOGGED).execute(row)
-                    .map(rows -> Optional.<Emission>of(new Emission.ToLog(idempotencyKey, payload)));
+    /**
+     * Emits every event with at most three statements whatever their number: one multi-row INSERT for the rows
+     * delivered later, one for the rows of the log destination, one SELECT of the former (the ids a multi-row INSERT
+     * generates are not reliably consecutive on MySQL 8). Should a row already exist, the INSERT fails as a whole
+     * with nothing written (statement-level rollback, the transaction goes on) and the rows are written one by one,
+     * skipping those that exist.
+     */
+    public Uni<Emitted> emitAll(SqlClient transaction, List<DownstreamEvent> events) {
+        if (events.isEmpty()) {
+            return Uni.createFrom().item(Emitted.NONE);
         }
-        return transaction.preparedQuery(INSERT).execute(row.addString(token).addLong(leaseMicros))
-                .map(rows -> Optional.<Emission>of(new Emission.ToDeliver(
-                        new Lease(LeasedTable.OUTBOX, rows.property(MySQLClient.LAST_INSERTED_ID), token, 0))));
+        String token = UUID.randomUUID().toString();
+        List<Tuple> leased = new ArrayList<>();
+        List<Tuple> logged = new ArrayList<>();
+        List<Emission> emissions = new ArrayList<>();
+        for (DownstreamEvent event : events) {
+            String payload = payload(event);
+            for (String destination : destinations(event.type())) {
+                Tuple row = Tuple.tuple().addString(event.source()).addString(event.type().wire()).addString(destination)
+                        .addString(event.merchantId()).addString(event.outTradeNo()).addString(payload);
+                if (LOG_DESTINATION.equals(destination)) {
+                    logged.add(row);
+                } else {
+                    leased.add(row.addString(token).addLong(leaseMicros));
+                }
+            }
+        }
+        return insert(transaction, LOGGED_VALUES, logged)
+                .invoke(written -> written.forEach(row -> emissions.add(new Emission.ToLog(
+                        idempotencyKey(row.getString(0), row.getString(1), row.getString(2)), row.getString(5)))))
+                .chain(() -> insert(transaction, LEASED_VALUES, leased))
+                .chain(written -> written.isEmpty() ? Uni.createFrom().item(List.<Emission>of())
+                        : transaction.preparedQuery(WRITTEN_LEASED).execute(Tuple.of(token)).map(rows -> {
+                            List<Emission> toDeliver = new ArrayList<>();
+                            for (Row row : rows) {
+                                PendingEvent pending = new PendingEvent(row.getLong("id"), row.getString("source"),
+                                        row.getString("type"), row.getString("destination"), row.getString("payload"));
+                                toDeliver.add(new Emission.ToDeliver(
+                                        new Lease(LeasedTable.OUTBOX, pending.id(), token, 0), pending));
+                            }
+                            return toDeliver;
+                        }))
+                .map(toDeliver -> {
+                    emissions.addAll(toDeliver);
+                    return new Emitted(emissions);
+                });
+    }
+
+    /** @return the rows written: all of them, or those that did not exist yet */
+    private static Uni<List<Tuple>> insert(SqlClient transaction, String values, List<Tuple> rows) {
+        if (rows.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        if (rows.size() == 1) {
+            return insertOne(transaction, values, rows.get(0)).map(written -> written ? rows : List.of());
+        }
+        Tuple all = Tuple.tuple();
+        rows.forEach(row -> {
+            for (int i = 0; i < row.size(); i++) {
+                all.addValue(row.getValue(i));
+            }
+        });
+        String sql = INSERT_COLUMNS + String.join(", ", Collections.nCopies(rows.size(), values));
+        return transaction.preparedQuery(sql).execute(all).map(ignored -> rows)
+                .onFailure(MySqlErrors::isDuplicateKey).recoverWithUni(() -> Multi.createFrom().iterable(rows)
+                        .onItem().transformToUniAndConcatenate(row -> insertOne(transaction, values, row)
+                                .map(written -> written ? Optional.of(row) : Optional.<Tuple>empty()))
+                        .collect().asList()
+                        .map(written -> written.stream().flatMap(Optional::stream).toList()));
+    }
+
+    private static Uni<Boolean> insertOne(SqlClient transaction, String values, Tuple row) {
+        return transaction.preparedQuery(INSERT_COLUMNS + values).execute(row).map(ignored -> true)
+                .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(false);
     }
 
     /** Stable per event and destination: a receiver that saw an earlier try of the same delivery can tell. */

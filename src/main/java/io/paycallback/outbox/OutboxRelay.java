@@ -3,7 +3,14 @@ package io.paycallback.outbox;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeaseLostException;
+import io.paycallback.ledger.Leased;
+import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
+import io.paycallback.retry.AfterCommit;
+import io.paycallback.retry.Attempted;
+import io.paycallback.retry.LeaseHandler;
+import io.paycallback.retry.Tried;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.core.Vertx;
@@ -16,20 +23,30 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Delivers one leased outbox row: a JSON POST with an Idempotency-Key that is the same on every try, so a receiver
- * that saw an earlier try can tell. Any 2xx is delivered; anything else fails the try and the lease's backoff decides.
- * Every HTTP try is recorded in {@code delivery_attempts} with the outcome it led to.
+ * The outbox's {@link LeaseHandler}: delivers leased events, each a JSON POST with an Idempotency-Key that is the same
+ * on every try, so a receiver that saw an earlier try can tell. A batch's events are sent concurrently, at most
+ * {@code concurrency} at once per destination, each its own request; any 2xx is delivered, anything else fails that
+ * event's try and the lease's backoff decides. Every HTTP try is recorded in {@code delivery_attempts} with the
+ * outcome it led to: the delivered ones of a batch with one INSERT beside the one fenced finish of their rows.
  */
 @ApplicationScoped
-public class OutboxRelay {
+public class OutboxRelay implements LeaseHandler {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
 
-    static final String LOAD = "SELECT source, type, destination, payload FROM outbox WHERE id = ?";
+    static final String DELIVERED = "delivered";
+
+    static final String LOAD = "SELECT id, source, type, destination, payload FROM outbox WHERE id IN (%s)";
     static final String LOAD_FOR_ALERT = "SELECT type, destination, merchant_id, out_trade_no FROM outbox WHERE id = ?";
 
     private final Pool pool;
@@ -39,6 +56,7 @@ public class OutboxRelay {
     private final DeliveryAttempts attempts;
     private final DeliveryMetrics metrics;
     private final Map<String, PayCallbackConfig.Downstream.Destination> destinations;
+    private final Duration leaseTime;
 
     public OutboxRelay(Pool pool, Leases leases, Outbox outbox, DeliveryAttempts attempts, DeliveryMetrics metrics,
                        Vertx vertx, PayCallbackConfig config) {
@@ -49,6 +67,7 @@ public class OutboxRelay {
         this.metrics = metrics;
         this.http = WebClient.create(vertx);
         this.destinations = config.downstream().destinations();
+        this.leaseTime = config.retry().lease();
     }
 
     @PreDestroy
@@ -56,86 +75,192 @@ public class OutboxRelay {
         http.close();
     }
 
-    /**
-     * Delivers and marks the row done, recording the try in the same transaction; fails when the destination did not
-     * take it, with a {@link DeliveryFailedException} that carries the try for the failure's own transaction.
-     */
-    public Uni<String> deliver(Lease lease) {
-        return pool.preparedQuery(LOAD).execute(Tuple.of(lease.id()))
-                .map(rows -> {
-                    // Housekeeping may have archived the row since it was leased: nothing is left to deliver.
-                    var iterator = rows.iterator();
-                    if (!iterator.hasNext()) {
-                        throw new LeaseLostException(lease);
-                    }
-                    return iterator.next();
-                })
-                .flatMap(row -> {
-                    String destination = row.getString("destination");
-                    String type = row.getString("type");
-                    String idempotencyKey = Outbox.idempotencyKey(row.getString("source"), type, destination);
-                    if (Outbox.LOG_DESTINATION.equals(destination)) {
-                        log(idempotencyKey, row.getString("payload"));
-                        return leases.finish(pool, lease).replaceWith(type);
-                    }
-                    return send(lease, destination, idempotencyKey, row.getString("payload"))
-                            .invoke(metrics::record)
-                            .flatMap(attempt -> attempt.delivered()
-                                    ? attempts.withOutcome(attempt, tx -> leases.finish(tx, lease))
-                                    .onFailure(failure -> !(failure instanceof LeaseLostException))
-                                    .transform(failure -> new DeliveryFailedException(attempt, failure))
-                                    .replaceWith(type)
-                                    : Uni.createFrom().<String>failure(new DeliveryFailedException(attempt, null)));
-                });
+    @Override
+    public LeasedTable table() {
+        return LeasedTable.OUTBOX;
     }
 
-    /** One HTTP try; never fails: what went wrong is in the attempt. */
-    private Uni<DeliveryAttempt> send(Lease lease, String destination, String idempotencyKey, String payload) {
+    @Override
+    public boolean batches() {
+        return true;
+    }
+
+    @Override
+    public List<String> results() {
+        return List.of(DELIVERED);
+    }
+
+    /** A try of an event: the row to send and, once sent, what came of it. */
+    private record Delivery(Lease lease, PendingEvent event, DeliveryAttempt attempt) {
+    }
+
+    @Override
+    public Attempted attempt(List<Leased> batch) {
+        List<Tried> tried = new ArrayList<>();
+        List<Delivery> toSend = new ArrayList<>();
+        for (Map.Entry<Lease, Optional<PendingEvent>> row : events(batch).entrySet()) {
+            Lease lease = row.getKey();
+            if (row.getValue().isEmpty()) {
+                // Housekeeping may have archived the row since it was leased: nothing is left to deliver.
+                tried.add(new Tried.Lost(lease));
+            } else if (Outbox.LOG_DESTINATION.equals(row.getValue().get().destination())) {
+                tried.add(logAndFinish(lease, row.getValue().get()));
+            } else {
+                toSend.add(new Delivery(lease, row.getValue().get(), null));
+            }
+        }
+        List<Delivery> sent = send(toSend).await().atMost(leaseTime);
+        List<Delivery> delivered = new ArrayList<>();
+        for (Delivery delivery : sent) {
+            metrics.record(delivery.attempt());
+            if (delivery.attempt().delivered()) {
+                delivered.add(delivery);
+            } else {
+                tried.add(new Tried.Failed(delivery.lease(), new DeliveryFailedException(delivery.attempt(), null)));
+            }
+        }
+        tried.addAll(finish(delivered));
+        return new Attempted(tried, AfterCommit.NOTHING);
+    }
+
+    /** The batch's rows, in its order: carried by their writer, else read with one statement; empty when gone. */
+    private Map<Lease, Optional<PendingEvent>> events(List<Leased> batch) {
+        Map<Lease, Optional<PendingEvent>> events = new LinkedHashMap<>();
+        List<Long> toLoad = new ArrayList<>();
+        for (Leased row : batch) {
+            if (row instanceof Emission.ToDeliver carried) {
+                events.put(row.lease(), Optional.of(carried.event()));
+            } else {
+                events.put(row.lease(), Optional.empty());
+                toLoad.add(row.lease().id());
+            }
+        }
+        if (toLoad.isEmpty()) {
+            return events;
+        }
+        Tuple ids = Tuple.tuple();
+        toLoad.forEach(ids::addLong);
+        Map<Long, PendingEvent> loaded = new HashMap<>();
+        pool.preparedQuery(LOAD.formatted(String.join(", ", Collections.nCopies(toLoad.size(), "?")))).execute(ids)
+                .await().atMost(leaseTime)
+                .forEach(row -> loaded.put(row.getLong("id"), new PendingEvent(row.getLong("id"), row.getString("source"),
+                        row.getString("type"), row.getString("destination"), row.getString("payload"))));
+        events.replaceAll((lease, event) -> event.isPresent() ? event : Optional.ofNullable(loaded.get(lease.id())));
+        return events;
+    }
+
+    private Tried logAndFinish(Lease lease, PendingEvent event) {
+        Emitted.log(event.idempotencyKey(), event.payload());
+        try {
+            leases.finish(pool, lease).await().atMost(leaseTime);
+            return new Tried.Done(lease, DELIVERED);
+        } catch (LeaseLostException lost) {
+            return new Tried.Lost(lease);
+        } catch (RuntimeException failure) {
+            return new Tried.Failed(lease, failure);
+        }
+    }
+
+    /** Every event's one HTTP try, concurrently, bounded per destination; never fails: what went wrong is in the attempt. */
+    private Uni<List<Delivery>> send(List<Delivery> deliveries) {
+        if (deliveries.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        Map<String, List<Delivery>> byDestination = new LinkedHashMap<>();
+        deliveries.forEach(delivery -> byDestination
+                .computeIfAbsent(delivery.event().destination(), name -> new ArrayList<>()).add(delivery));
+        List<Uni<List<Delivery>>> groups = new ArrayList<>();
+        byDestination.forEach((name, group) -> {
+            PayCallbackConfig.Downstream.Destination target = destinations.get(name);
+            int concurrency = target == null ? 1 : Math.max(1, target.concurrency());
+            groups.add(Multi.createFrom().iterable(group)
+                    .onItem().transformToUni(delivery -> send(delivery.lease(), delivery.event(), target)
+                            .map(attempt -> new Delivery(delivery.lease(), delivery.event(), attempt)))
+                    .merge(concurrency)
+                    .collect().asList());
+        });
+        return Uni.join().all(groups).andFailFast()
+                .map(sent -> sent.stream().flatMap(List::stream).toList());
+    }
+
+    private Uni<DeliveryAttempt> send(Lease lease, PendingEvent event,
+                                      PayCallbackConfig.Downstream.Destination target) {
         long started = System.nanoTime();
-        PayCallbackConfig.Downstream.Destination target = destinations.get(destination);
         if (target == null) {
-            return Uni.createFrom().item(DeliveryAttempt.failed(lease, destination,
-                    "destination '" + destination + "' is not configured", started));
+            return Uni.createFrom().item(DeliveryAttempt.failed(lease, event.destination(),
+                    "destination '" + event.destination() + "' is not configured", started));
         }
         return http.postAbs(target.url())
                 .putHeader("Content-Type", "application/json")
-                .putHeader("Idempotency-Key", idempotencyKey)
+                .putHeader("Idempotency-Key", event.idempotencyKey())
                 .timeout(target.timeout().toMillis())
-                .sendBuffer(io.vertx.mutiny.core.buffer.Buffer.newInstance(Buffer.buffer(payload)))
-                .map(response -> DeliveryAttempt.answered(lease, destination, response.statusCode(),
+                .sendBuffer(io.vertx.mutiny.core.buffer.Buffer.newInstance(Buffer.buffer(event.payload())))
+                .map(response -> DeliveryAttempt.answered(lease, event.destination(), response.statusCode(),
                         response.body() == null ? null : response.body().getBytes(), started))
-                .onFailure().recoverWithItem(failure -> DeliveryAttempt.failed(lease, destination,
+                .onFailure().recoverWithItem(failure -> DeliveryAttempt.failed(lease, event.destination(),
                         failure.getClass().getSimpleName() + (failure.getMessage() == null ? "" : ": " + failure.getMessage()),
                         started));
+    }
+
+    /**
+     * Marks the delivered rows done and records their tries in one transaction; should any lease be gone, each row
+     * is finished alone, so the others still are and the lost one's try is still recorded.
+     */
+    private List<Tried> finish(List<Delivery> delivered) {
+        if (delivered.isEmpty()) {
+            return List.of();
+        }
+        if (delivered.size() > 1) {
+            List<Lease> held = delivered.stream().map(Delivery::lease).toList();
+            try {
+                pool.withTransaction(tx -> attempts.recordAll(tx, delivered.stream().map(Delivery::attempt).toList())
+                        .chain(() -> leases.finishAll(tx, held))).await().atMost(leaseTime);
+                return held.stream().<Tried>map(lease -> new Tried.Done(lease, DELIVERED)).toList();
+            } catch (RuntimeException failure) {
+                LOG.debugf("Finishing %d delivered events together failed, each alone: %s", delivered.size(), failure.toString());
+            }
+        }
+        List<Tried> tried = new ArrayList<>(delivered.size());
+        for (Delivery delivery : delivered) {
+            try {
+                attempts.withOutcome(delivery.attempt(), tx -> leases.finish(tx, delivery.lease())).await().atMost(leaseTime);
+                tried.add(new Tried.Done(delivery.lease(), DELIVERED));
+            } catch (LeaseLostException lost) {
+                tried.add(new Tried.Lost(delivery.lease()));
+            } catch (RuntimeException failure) {
+                tried.add(new Tried.Failed(delivery.lease(), new DeliveryFailedException(delivery.attempt(), failure)));
+            }
+        }
+        return tried;
+    }
+
+    @Override
+    public Uni<Void> recordFailure(SqlClient client, Lease lease, RuntimeException failure) {
+        return failure instanceof DeliveryFailedException delivery
+                ? attempts.record(client, delivery.attempt()) : Uni.createFrom().voidItem();
     }
 
     /**
      * The alert for an event that could not be delivered in all its tries. An alert that could not be delivered is
      * only logged: alerting about it through the same broken path would loop.
      */
-    public Uni<List<Emission>> giveUp(SqlClient transaction, long id, String reason) {
+    @Override
+    public Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
+        long id = lease.id();
         return transaction.preparedQuery(LOAD_FOR_ALERT).execute(Tuple.of(id)).flatMap(rows -> {
             var iterator = rows.iterator();
             if (!iterator.hasNext()) {
-                return Uni.createFrom().item(List.<Emission>of());
+                return Uni.createFrom().item(AfterCommit.NOTHING);
             }
             Row row = iterator.next();
             if (EventType.ALERT.wire().equals(row.getString("type"))) {
                 LOG.errorf("Alert outbox #%d to %s could not be delivered: %s", id, row.getString("destination"), reason);
-                return Uni.createFrom().item(List.<Emission>of());
+                return Uni.createFrom().item(AfterCommit.NOTHING);
             }
-            return outbox.emit(transaction, DownstreamEvent.alert("outbox:" + id, row.getString("merchant_id"),
+            return outbox.emitAll(transaction, List.of(DownstreamEvent.alert("outbox:" + id, row.getString("merchant_id"),
                     row.getString("out_trade_no"), null, null, null, null,
-                    row.getString("type") + " to " + row.getString("destination") + " undeliverable: " + reason));
+                    row.getString("type") + " to " + row.getString("destination") + " undeliverable: " + reason)))
+                    .map(AfterCommit.class::cast);
         });
-    }
-
-    /** The delivery of an event no destination subscribes to. */
-    public void log(Emission.ToLog emission) {
-        log(emission.idempotencyKey(), emission.payload());
-    }
-
-    private static void log(String idempotencyKey, String payload) {
-        LOG.infof("Downstream event %s (no destination subscribes to its type): %s", idempotencyKey, payload);
     }
 }

@@ -3,20 +3,26 @@ package io.paycallback.reconcile;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.CallbackLedger;
 import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.LeasedTable;
+import io.paycallback.ledger.Leased;
 import io.paycallback.ledger.Leases;
 import io.paycallback.ledger.Origin;
 import io.paycallback.ledger.Pickup;
 import io.paycallback.ledger.Reservation;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
-import io.paycallback.order.Transition;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emission;
+import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.provider.PaymentAnswer;
 import io.paycallback.provider.ProviderClient;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.ProviderException;
+import io.paycallback.retry.AfterCommit;
+import io.paycallback.retry.Attempted;
+import io.paycallback.retry.LeaseHandler;
+import io.paycallback.retry.Tried;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -26,7 +32,9 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The active query: a PENDING order whose callback never came is asked about on {@code paycallback.reconcile.schedule}.
@@ -35,7 +43,7 @@ import java.util.List;
  * Runs on a worker thread under the query row's lease, which it finishes, reschedules or buries itself.
  */
 @ApplicationScoped
-public class Reconciler {
+public class Reconciler implements LeaseHandler {
 
     private static final Logger LOG = Logger.getLogger(Reconciler.class);
 
@@ -88,14 +96,56 @@ public class Reconciler {
         return total;
     }
 
-    public Transition attempt(Lease lease) {
+    /** What a query row's try came to, when it was not a dead letter. */
+    enum Result {
+        /** The providers were asked and none has the order paid yet: the next query is scheduled. */
+        QUERIED,
+        /** A query found the order paid: the answer is stored like a callback and settles the order through it. */
+        FOUND_PAID,
+        /** The order was settled, or cannot be asked about, without a query. */
+        NOT_NEEDED;
+
+        String tag() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    @Override
+    public LeasedTable table() {
+        return LeasedTable.ORDER_QUERIES;
+    }
+
+    @Override
+    public boolean batches() {
+        return false;
+    }
+
+    @Override
+    public List<String> results() {
+        return Arrays.stream(Result.values()).map(Result::tag).toList();
+    }
+
+    @Override
+    public Attempted attempt(List<Leased> batch) {
+        List<Attempted> tried = new ArrayList<>(batch.size());
+        for (Leased row : batch) {
+            try {
+                tried.add(attempt(row.lease()));
+            } catch (RuntimeException failure) {
+                tried.add(Attempted.of(new Tried.Failed(row.lease(), failure)));
+            }
+        }
+        return Attempted.all(tried);
+    }
+
+    Attempted attempt(Lease lease) {
         OrderQueries.OrderQuery query = queries.find(pool, lease.id()).await().atMost(timeout);
         boolean pending = orders.find(pool, query.merchantId(), query.outTradeNo()).await().atMost(timeout)
                 .map(order -> order.status() == OrderStatus.PENDING).orElse(false);
         List<ProviderClient> clients = providers.forMerchant(query.merchantId());
         if (!pending || clients.isEmpty()) {
             leases.finish(pool, lease).await().atMost(timeout);
-            return Transition.of(Transition.Result.NOT_NEEDED, List.of());
+            return Attempted.done(lease, Result.NOT_NEEDED.tag());
         }
         List<String> answers = new ArrayList<>();
         for (ProviderClient client : clients) {
@@ -106,19 +156,19 @@ public class Reconciler {
                 leases.finish(pool, lease).await().atMost(timeout);
                 LOG.warnf("Order %s of merchant %s found paid by a %s query: its callbacks were lost",
                         query.outTradeNo(), query.merchantId(), client.channel().path());
-                return Transition.of(Transition.Result.FOUND_PAID, List.of());
+                return Attempted.done(lease, Result.FOUND_PAID.tag());
             }
         }
         String summary = String.join("; ", answers);
         int round = lease.failures();
         if (round < settings.schedule().size()) {
             leases.reschedule(pool, lease, settings.schedule().get(round), summary).await().atMost(timeout);
-            return new Transition(Transition.Result.QUERIED, summary, List.of());
+            return Attempted.done(lease, Result.QUERIED.tag());
         }
         String reason = "order still PENDING after " + (round + 1) + " queries: " + summary;
         List<Emission> alert = pool.withTransaction(tx -> leases.bury(tx, lease, reason)
                 .chain(() -> alert(tx, query, reason))).await().atMost(timeout);
-        return new Transition(Transition.Result.DEAD_LETTER, reason, alert);
+        return Attempted.dead(lease, reason, new Emitted(alert));
     }
 
     private PaymentAnswer ask(ProviderClient client, OrderQueries.OrderQuery query, List<String> answers) {
@@ -144,8 +194,10 @@ public class Reconciler {
     }
 
     /** The alert for a query row given up on, by the schedule or by database failures. */
-    public Uni<List<Emission>> giveUp(SqlClient transaction, Lease lease, String reason) {
-        return queries.find(transaction, lease.id()).flatMap(query -> alert(transaction, query, "dead letter: " + reason));
+    @Override
+    public Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
+        return queries.find(transaction, lease.id()).flatMap(query -> alert(transaction, query, "dead letter: " + reason))
+                .map(Emitted::new);
     }
 
     private Uni<List<Emission>> alert(SqlClient transaction, OrderQueries.OrderQuery query, String reason) {

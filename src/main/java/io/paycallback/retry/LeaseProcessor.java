@@ -3,141 +3,141 @@ package io.paycallback.retry;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeaseLostException;
+import io.paycallback.ledger.Leased;
+import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
-import io.paycallback.ledger.StoredCallbacks;
-import io.paycallback.order.PaymentTransition;
-import io.paycallback.order.RefundTransition;
-import io.paycallback.order.Transition;
-import io.paycallback.outbox.DeliveryAttempt;
-import io.paycallback.outbox.DeliveryAttempts;
-import io.paycallback.outbox.DeliveryFailedException;
-import io.paycallback.outbox.Emission;
-import io.paycallback.outbox.OutboxRelay;
-import io.paycallback.reconcile.Reconciler;
-import io.paycallback.submission.RefundSubmitter;
-import io.smallrye.mutiny.Uni;
+import io.paycallback.ledger.MySqlErrors;
+import io.quarkus.arc.All;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
- * One try of one leased row, whatever its table: the business step in one transaction that also finishes the row
- * (fenced by the lease), or on failure the backoff: reschedule, or after the last delay a dead letter with its alert.
- * An outbox event's failed HTTP try is recorded in the same transaction as the reschedule or the dead letter.
- * Blocks the calling thread, which is always a worker thread, never the event loop.
+ * One try of a batch of leased rows of one table: the table's {@link LeaseHandler} does the business, and for every
+ * row that failed this class applies the backoff: reschedule, or after the last delay a dead letter with the
+ * handler's alert. A lost lock contest is given back without counting as a try. Blocks the calling thread, which is
+ * always a worker thread, never the event loop.
  */
 @ApplicationScoped
 public class LeaseProcessor {
 
     private static final Logger LOG = Logger.getLogger(LeaseProcessor.class);
 
+    /** A lock contest is tried again soon, by whichever instance leases the row first. */
+    private static final Duration AFTER_LOCK_CONTEST = Duration.ofSeconds(1);
+
     private final Pool pool;
     private final Leases leases;
-    private final StoredCallbacks callbacks;
-    private final PaymentTransition payments;
-    private final RefundTransition refunds;
-    private final OutboxRelay relay;
-    private final Reconciler reconciler;
-    private final RefundSubmitter submitter;
-    private final DeliveryAttempts attempts;
+    private final Map<LeasedTable, LeaseHandler> handlers = new EnumMap<>(LeasedTable.class);
     private final ProcessingMetrics metrics;
     private final RetryPolicy policy;
     private final Duration leaseTime;
+    private final int transactionSize;
 
-    public LeaseProcessor(Pool pool, Leases leases, StoredCallbacks callbacks, PaymentTransition payments,
-                          RefundTransition refunds, OutboxRelay relay, DeliveryAttempts attempts,
-                          Reconciler reconciler, RefundSubmitter submitter, ProcessingMetrics metrics,
+    public LeaseProcessor(Pool pool, Leases leases, @All List<LeaseHandler> handlers, ProcessingMetrics metrics,
                           PayCallbackConfig config) {
         this.pool = pool;
         this.leases = leases;
-        this.callbacks = callbacks;
-        this.payments = payments;
-        this.refunds = refunds;
-        this.relay = relay;
-        this.reconciler = reconciler;
-        this.submitter = submitter;
-        this.attempts = attempts;
+        for (LeaseHandler handler : handlers) {
+            LeaseHandler other = this.handlers.put(handler.table(), handler);
+            if (other != null) {
+                throw new IllegalStateException("two handlers for " + handler.table() + ": " + other + ", " + handler);
+            }
+        }
+        for (LeasedTable table : LeasedTable.values()) {
+            if (!this.handlers.containsKey(table)) {
+                throw new IllegalStateException("no handler for leased table " + table.table());
+            }
+        }
         this.metrics = metrics;
         this.policy = new RetryPolicy(config.retry().backoff());
         this.leaseTime = config.retry().lease();
+        this.transactionSize = Math.max(1, config.retry().transactionSize());
     }
 
     public Duration leaseTime() {
         return leaseTime;
     }
 
+    /** How many rows of the table one try takes at most. */
+    public int batchSize(LeasedTable table) {
+        return handlers.get(table).batches() ? transactionSize : 1;
+    }
+
+    /** @return the rows the tries wrote already leased, to process now that they are committed */
+    public List<Leased> process(Lease lease) {
+        return process(List.of(lease));
+    }
+
     /**
-     * @return the outbox rows the try wrote, ready for delivery now that they are committed
+     * Tries rows of one table together, at most {@link #batchSize} of them.
+     *
+     * @return the rows the tries wrote already leased, to process now that they are committed
      */
-    public List<Emission> process(Lease lease) {
+    public List<Leased> process(List<? extends Leased> batch) {
+        LeaseHandler handler = handlers.get(batch.get(0).lease().table());
+        Attempted attempted;
         try {
-            Transition transition = attempt(lease).await().atMost(leaseTime);
-            metrics.record(lease.table(), transition.result().tag());
-            if (transition.result() == Transition.Result.DEAD_LETTER) {
-                LOG.errorf("Dead letter %s #%d: %s", lease.table().table(), lease.id(), transition.reason());
-            }
-            return transition.emitted();
-        } catch (LeaseLostException lost) {
-            metrics.record(lease.table(), ProcessingMetrics.LEASE_LOST);
-            LOG.debugf("%s", lost.getMessage());
-            return List.of();
+            attempted = handler.attempt(List.copyOf(batch));
         } catch (RuntimeException failure) {
-            return fail(lease, failure);
+            List<Tried> failed = new ArrayList<>(batch.size());
+            batch.forEach(row -> failed.add(new Tried.Failed(row.lease(), failure)));
+            attempted = new Attempted(failed, AfterCommit.NOTHING);
         }
+        List<Leased> handOff = new ArrayList<>(attempted.next().run());
+        for (Tried tried : attempted.rows()) {
+            Lease lease = tried.lease();
+            if (tried instanceof Tried.Done done) {
+                metrics.record(lease.table(), done.result());
+            } else if (tried instanceof Tried.Dead dead) {
+                metrics.record(lease.table(), ProcessingMetrics.DEAD_LETTER);
+                LOG.errorf("Dead letter %s #%d: %s", lease.table().table(), lease.id(), dead.reason());
+            } else if (tried instanceof Tried.Lost) {
+                metrics.record(lease.table(), ProcessingMetrics.LEASE_LOST);
+                LOG.debugf("Lease on %s #%d lost", lease.table().table(), lease.id());
+            } else if (tried instanceof Tried.Failed failed) {
+                handOff.addAll(fail(handler, lease, failed.failure()));
+            }
+        }
+        return handOff;
     }
 
-    private Uni<Transition> attempt(Lease lease) {
-        return switch (lease.table()) {
-            case PAY_CALLBACK_LOG -> pool.withTransaction(tx -> callbacks.payment(tx, lease.id())
-                    .flatMap(payment -> payments.apply(tx, payment))
-                    .call(transition -> close(tx, lease, transition)));
-            case REFUND_CALLBACK_LOG -> pool.withTransaction(tx -> callbacks.refund(tx, lease.id())
-                    .flatMap(refund -> refunds.apply(tx, refund))
-                    .call(transition -> close(tx, lease, transition)));
-            case OUTBOX -> relay.deliver(lease).map(type -> Transition.of(Transition.Result.DELIVERED, List.of()));
-            // These two call providers, which must never happen inside a database transaction: they run their own.
-            case ORDER_QUERIES -> Uni.createFrom().item(() -> reconciler.attempt(lease));
-            case REFUND_SUBMISSIONS -> Uni.createFrom().item(() -> submitter.attempt(lease));
-        };
-    }
-
-    private Uni<Void> close(SqlClient transaction, Lease lease, Transition transition) {
-        return transition.result() == Transition.Result.DEAD_LETTER
-                ? leases.bury(transaction, lease, transition.reason())
-                : leases.finish(transaction, lease);
-    }
-
-    private List<Emission> fail(Lease lease, RuntimeException failure) {
+    private List<Leased> fail(LeaseHandler handler, Lease lease, RuntimeException failure) {
         String error = describe(failure);
-        Optional<Duration> delay = policy.delayAfter(lease.failures());
-        Optional<DeliveryAttempt> attempt = failure instanceof DeliveryFailedException delivery
-                ? Optional.of(delivery.attempt()) : Optional.empty();
         try {
+            if (isLockContest(failure)) {
+                leases.release(pool, lease, AFTER_LOCK_CONTEST, error).await().atMost(leaseTime);
+                metrics.record(lease.table(), ProcessingMetrics.RETRIED);
+                LOG.infof("%s #%d lost a lock contest, tried again in %s: %s", lease.table().table(), lease.id(),
+                        AFTER_LOCK_CONTEST, error);
+                return List.of();
+            }
+            Optional<Duration> delay = policy.delayAfter(lease.failures());
             if (delay.isPresent()) {
-                (attempt.isPresent()
-                        ? attempts.withOutcome(attempt.get(), tx -> leases.reschedule(tx, lease, delay.get(), error))
-                        : leases.reschedule(pool, lease, delay.get(), error)).await().atMost(leaseTime);
+                pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
+                        .chain(() -> leases.reschedule(tx, lease, delay.get(), error))).await().atMost(leaseTime);
                 metrics.record(lease.table(), ProcessingMetrics.RETRIED);
                 LOG.warnf("%s #%d failed (try %d), next in %s: %s", lease.table().table(), lease.id(),
                         lease.failures() + 1, delay.get(), error);
                 return List.of();
             }
-            Function<SqlClient, Uni<List<Emission>>> bury = tx -> leases.bury(tx, lease, error)
-                    .chain(() -> giveUp(tx, lease, error));
-            List<Emission> alerts = (attempt.isPresent() ? attempts.withOutcome(attempt.get(), bury)
-                    : pool.withTransaction(bury::apply)).await().atMost(leaseTime);
+            AfterCommit alert = pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
+                    .chain(() -> leases.bury(tx, lease, error))
+                    .chain(() -> handler.giveUp(tx, lease, error))).await().atMost(leaseTime);
             metrics.record(lease.table(), ProcessingMetrics.DEAD);
             LOG.errorf("Dead letter %s #%d after %d tries: %s", lease.table().table(), lease.id(),
                     lease.failures() + 1, error);
-            return alerts;
+            return alert.run();
         } catch (LeaseLostException lost) {
             metrics.record(lease.table(), ProcessingMetrics.LEASE_LOST);
+            recordAlone(handler, lease, failure);
             return List.of();
         } catch (RuntimeException again) {
             // The row keeps its lease until it expires; the next scan after that tries it again.
@@ -146,16 +146,21 @@ public class LeaseProcessor {
         }
     }
 
-    private Uni<List<Emission>> giveUp(SqlClient transaction, Lease lease, String error) {
-        return switch (lease.table()) {
-            case PAY_CALLBACK_LOG -> callbacks.payment(transaction, lease.id())
-                    .flatMap(payment -> payments.giveUp(transaction, payment, error));
-            case REFUND_CALLBACK_LOG -> callbacks.refund(transaction, lease.id())
-                    .flatMap(refund -> refunds.giveUp(transaction, refund, error));
-            case OUTBOX -> relay.giveUp(transaction, lease.id(), error);
-            case ORDER_QUERIES -> reconciler.giveUp(transaction, lease, error);
-            case REFUND_SUBMISSIONS -> submitter.giveUp(transaction, lease, error);
-        };
+    private void recordAlone(LeaseHandler handler, Lease lease, RuntimeException failure) {
+        try {
+            handler.recordFailure(pool, lease, failure).await().atMost(leaseTime);
+        } catch (RuntimeException e) {
+            LOG.warnf("Could not record the failed try of %s #%d: %s", lease.table().table(), lease.id(), describe(e));
+        }
+    }
+
+    private static boolean isLockContest(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (MySqlErrors.isLockContest(cause)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String describe(Throwable failure) {

@@ -3,7 +3,7 @@ package io.paycallback.retry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.ledger.LeasedTable;
-import io.paycallback.order.Transition;
+import io.quarkus.arc.All;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * {@code paycallback_processing_total{table,result}}: what each leased try came to. Every series exists from
- * start-up, at zero.
+ * start-up, at zero: the results every handler may report, and the backoff's own.
  */
 @Startup
 @ApplicationScoped
@@ -25,23 +25,23 @@ public class ProcessingMetrics {
     static final String RETRIED = "retried";
     static final String DEAD = "dead";
     static final String LEASE_LOST = "lease_lost";
+    /** Buried at once by its handler, with no retry. */
+    static final String DEAD_LETTER = "dead_letter";
 
     private final Map<LeasedTable, Map<String, Counter>> counters = new EnumMap<>(LeasedTable.class);
 
-    public ProcessingMetrics(MeterRegistry registry) {
-        List<String> results = new ArrayList<>(List.of(RETRIED, DEAD, LEASE_LOST));
-        for (Transition.Result result : Transition.Result.values()) {
-            results.add(result.tag());
-        }
-        for (LeasedTable table : LeasedTable.values()) {
+    public ProcessingMetrics(MeterRegistry registry, @All List<LeaseHandler> handlers) {
+        for (LeaseHandler handler : handlers) {
+            List<String> results = new ArrayList<>(List.of(RETRIED, DEAD, LEASE_LOST, DEAD_LETTER));
+            results.addAll(handler.results());
             Map<String, Counter> byResult = new HashMap<>();
             for (String result : results) {
                 byResult.put(result, Counter.builder(PROCESSING)
                         .description("Leased tries of callbacks and outbox events, by result")
-                        .tags("table", table.table(), "result", result)
+                        .tags("table", handler.table().table(), "result", result)
                         .register(registry));
             }
-            counters.put(table, byResult);
+            counters.put(handler.table(), byResult);
         }
     }
 

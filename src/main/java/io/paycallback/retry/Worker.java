@@ -2,10 +2,9 @@ package io.paycallback.retry;
 
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.Leased;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
-import io.paycallback.outbox.Emission;
-import io.paycallback.outbox.OutboxRelay;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -13,10 +12,14 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -24,9 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The worker threads: a fixed number of them, fed by two paths. A freshly reserved callback and the outbox rows a
- * transition wrote arrive already leased by their writer and are handed over at once, without blocking the caller;
- * should the queue be full, the row is in the table and the scanner takes it (at once if it was written due, after
- * its lease otherwise). The scanner hands over whole leased batches and waits for them.
+ * transition wrote arrive already leased by their writer and wait, per table, for a worker, which takes whatever is
+ * waiting up to a batch: a micro-batch that adds no delay when the service is idle (a lone row is a batch of one) and
+ * grows by itself under load. Should too many be waiting, the row is in the table and the scanner takes it (at once if
+ * it was written due, after its lease otherwise). The scanner hands over whole leased batches and waits for them.
  */
 @ApplicationScoped
 public class Worker {
@@ -35,40 +39,54 @@ public class Worker {
 
     private final LeaseProcessor processor;
     private final Leases leases;
-    private final OutboxRelay relay;
     private final ThreadPoolExecutor executor;
+    private final Map<LeasedTable, Queue<Leased>> waiting = new EnumMap<>(LeasedTable.class);
+    private final AtomicInteger waitingCount = new AtomicInteger();
+    private final int waitingLimit;
     private final Duration shutdownGrace;
 
-    public Worker(LeaseProcessor processor, Leases leases, OutboxRelay relay, PayCallbackConfig config) {
+    public Worker(LeaseProcessor processor, Leases leases, PayCallbackConfig config) {
         this.processor = processor;
         this.leases = leases;
-        this.relay = relay;
         int threads = config.retry().workers();
+        this.waitingLimit = config.retry().handOffQueue();
         AtomicInteger counter = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(config.retry().handOffQueue()),
+                new ArrayBlockingQueue<>(waitingLimit),
                 runnable -> {
                     Thread thread = new Thread(runnable, "paycallback-worker-" + counter.incrementAndGet());
                     thread.setDaemon(true);
                     return thread;
                 });
+        for (LeasedTable table : LeasedTable.values()) {
+            waiting.put(table, new ConcurrentLinkedQueue<>());
+        }
         this.shutdownGrace = config.retry().shutdownGrace();
     }
 
-    /** Whether a hand-off now would find a place in the queue; non-blocking. */
+    /** Whether a hand-off now would find a place; non-blocking. */
     public boolean hasRoom() {
-        return executor.getQueue().remainingCapacity() > 0;
+        return waitingCount.get() < waitingLimit && executor.getQueue().remainingCapacity() > 0;
     }
 
     /**
-     * Processes a row the caller already holds the lease of. Non-blocking: safe on the event loop. When the queue is
-     * full the row waits for its lease to lapse and the scanner.
+     * Processes a row the caller already holds the lease of. Non-blocking: safe on the event loop. When too many rows
+     * wait, this one waits for its lease to lapse and the scanner.
      */
-    public void process(Lease lease) {
+    public void process(Leased row) {
+        LeasedTable table = row.lease().table();
+        if (waitingCount.incrementAndGet() > waitingLimit) {
+            waitingCount.decrementAndGet();
+            LOG.debugf("Hand-off full; %s #%d waits for its lease to lapse", table.table(), row.lease().id());
+            return;
+        }
+        waiting.get(table).add(row);
         try {
-            executor.execute(() -> deliver(processor.process(lease)));
+            executor.execute(() -> takeWaiting(table));
         } catch (RejectedExecutionException full) {
-            LOG.debugf("Hand-off queue full; %s #%d waits for its lease to lapse", lease.table().table(), lease.id());
+            // Every queued task takes a batch of waiting rows; the row goes with one of them or, failing that, with
+            // the scanner once its lease has lapsed.
+            LOG.debugf("Worker queue full; %s #%d waits for the next worker", table.table(), row.lease().id());
         }
     }
 
@@ -77,26 +95,20 @@ public class Worker {
         try {
             executor.execute(() -> leaseAndProcess(table, id));
         } catch (RejectedExecutionException full) {
-            LOG.debugf("Hand-off queue full; %s #%d waits for the scanner", table.table(), id);
+            LOG.debugf("Worker queue full; %s #%d waits for the scanner", table.table(), id);
         }
     }
 
-    /** Delivers events a committed try wrote: logged ones now, the others on a worker under the writer's lease. */
-    public void deliver(List<Emission> emitted) {
-        for (Emission emission : emitted) {
-            if (emission instanceof Emission.ToDeliver leased) {
-                process(leased.lease());
-            } else if (emission instanceof Emission.ToLog logged) {
-                relay.log(logged);
-            }
-        }
-    }
-
-    /** Processes leased rows with the worker threads and returns when all are done. */
+    /** Processes leased rows of one table with the worker threads, in batches, and returns when all are done. */
     public void processAll(List<Lease> leased) {
-        List<CompletableFuture<Void>> running = new ArrayList<>(leased.size());
-        for (Lease lease : leased) {
-            Runnable task = () -> deliver(processor.process(lease));
+        if (leased.isEmpty()) {
+            return;
+        }
+        int size = processor.batchSize(leased.get(0).table());
+        List<CompletableFuture<Void>> running = new ArrayList<>();
+        for (int from = 0; from < leased.size(); from += size) {
+            List<Lease> batch = leased.subList(from, Math.min(leased.size(), from + size));
+            Runnable task = () -> handOver(processor.process(batch));
             try {
                 running.add(CompletableFuture.runAsync(task, executor));
             } catch (RejectedExecutionException full) {
@@ -106,10 +118,29 @@ public class Worker {
         CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
     }
 
+    private void takeWaiting(LeasedTable table) {
+        Queue<Leased> queue = waiting.get(table);
+        int size = processor.batchSize(table);
+        List<Leased> batch = new ArrayList<>(size);
+        Leased next;
+        while (batch.size() < size && (next = queue.poll()) != null) {
+            batch.add(next);
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        waitingCount.addAndGet(-batch.size());
+        handOver(processor.process(batch));
+    }
+
+    private void handOver(List<Leased> written) {
+        written.forEach(this::process);
+    }
+
     private void leaseAndProcess(LeasedTable table, long id) {
         try {
             Optional<Lease> lease = leases.leaseOne(table, id, processor.leaseTime()).await().atMost(processor.leaseTime());
-            lease.ifPresent(held -> deliver(processor.process(held)));
+            lease.ifPresent(held -> handOver(processor.process(held)));
         } catch (RuntimeException e) {
             LOG.warnf("Immediate processing of %s #%d failed, the scanner will retry it: %s", table.table(), id, e.toString());
         }

@@ -5,6 +5,8 @@ import io.paycallback.channel.Notice;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.CallbackLedger;
 import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.LeasedTable;
+import io.paycallback.ledger.Leased;
 import io.paycallback.ledger.Leases;
 import io.paycallback.ledger.Origin;
 import io.paycallback.ledger.Pickup;
@@ -12,9 +14,9 @@ import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.order.RefundStatus;
 import io.paycallback.order.Refunds;
-import io.paycallback.order.Transition;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emission;
+import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.EventType;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.provider.ProviderClient;
@@ -22,6 +24,10 @@ import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.provider.RefundAnswer;
 import io.paycallback.provider.RefundOrder;
+import io.paycallback.retry.AfterCommit;
+import io.paycallback.retry.Attempted;
+import io.paycallback.retry.LeaseHandler;
+import io.paycallback.retry.Tried;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -31,7 +37,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -43,7 +52,7 @@ import java.util.Optional;
  * A rejection is a dead letter with the provider's error code; any other failure is retried on the backoff.
  */
 @ApplicationScoped
-public class RefundSubmitter {
+public class RefundSubmitter implements LeaseHandler {
 
     static final String FIND = "SELECT merchant_id, channel, refund_no FROM refund_submissions WHERE id = ?";
     private static final String AWAITING = "accepted, awaiting the refund's final state";
@@ -75,13 +84,57 @@ public class RefundSubmitter {
     record Submission(long id, String merchantId, String channel, String refundNo) {
     }
 
-    public Transition attempt(Lease lease) {
+    /** What a submission row's try came to, when it was not a dead letter. */
+    enum Result {
+        /** The refund was settled already, or is gone: nothing to submit. */
+        DUPLICATE,
+        /** The provider accepted the refund. */
+        REFUND_SUBMITTED,
+        /** The provider's answer to our query was final; it is stored like the provider's notice. */
+        REFUND_SETTLED,
+        /** Accepted, not final yet: asked again on the schedule. */
+        QUERIED;
+
+        String tag() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    @Override
+    public LeasedTable table() {
+        return LeasedTable.REFUND_SUBMISSIONS;
+    }
+
+    @Override
+    public boolean batches() {
+        return false;
+    }
+
+    @Override
+    public List<String> results() {
+        return Arrays.stream(Result.values()).map(Result::tag).toList();
+    }
+
+    @Override
+    public Attempted attempt(List<Leased> batch) {
+        List<Attempted> tried = new ArrayList<>(batch.size());
+        for (Leased row : batch) {
+            try {
+                tried.add(attempt(row.lease()));
+            } catch (RuntimeException failure) {
+                tried.add(Attempted.of(new Tried.Failed(row.lease(), failure)));
+            }
+        }
+        return Attempted.all(tried);
+    }
+
+    Attempted attempt(Lease lease) {
         Submission submission = find(pool, lease.id()).await().atMost(timeout);
         Optional<Refunds.Request> request = refunds.findRequest(pool, submission.merchantId(), submission.channel(),
                 submission.refundNo()).await().atMost(timeout);
         if (request.isEmpty() || request.get().status().settled()) {
             leases.finish(pool, lease).await().atMost(timeout);
-            return Transition.of(Transition.Result.DUPLICATE, List.of());
+            return Attempted.done(lease, Result.DUPLICATE.tag());
         }
         Refunds.Request refund = request.get();
         Optional<ProviderClient> client = ChannelId.fromPath(submission.channel())
@@ -100,7 +153,7 @@ public class RefundSubmitter {
                 : awaitFinalState(lease, submission, refund, client.get(), order);
     }
 
-    private Transition submit(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
+    private Attempted submit(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
                               RefundOrder order) {
         RefundAnswer answer;
         try {
@@ -118,24 +171,24 @@ public class RefundSubmitter {
                         ? leases.finish(tx, lease)
                         : leases.reschedule(tx, lease, delay(lease), AWAITING))).await().atMost(timeout);
         answer.settled().ifPresent(settled -> store(settled, answer.body()));
-        return new Transition(Transition.Result.REFUND_SUBMITTED, null, emitted);
+        return Attempted.done(lease, Result.REFUND_SUBMITTED.tag(), new Emitted(emitted));
     }
 
     /** Accepted but not final: ask on the query schedule until the answer, or the provider's notice, settles it. */
-    private Transition awaitFinalState(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
+    private Attempted awaitFinalState(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
                                        RefundOrder order) {
         Optional<Notice.Refund> settled = client.queryRefund(order, refund.channelRefundId()).await().atMost(timeout);
         if (settled.isPresent()) {
             store(settled.get(), settled.get().toString().getBytes(StandardCharsets.UTF_8));
             leases.finish(pool, lease).await().atMost(timeout);
-            return Transition.of(Transition.Result.REFUND_SETTLED, List.of());
+            return Attempted.done(lease, Result.REFUND_SETTLED.tag());
         }
         if (lease.failures() >= schedule.size()) {
             return deadLetter(lease, submission, refund, "refund " + submission.refundNo() + " still not final after "
                     + (lease.failures() + 1) + " queries");
         }
         leases.reschedule(pool, lease, delay(lease), AWAITING).await().atMost(timeout);
-        return new Transition(Transition.Result.QUERIED, AWAITING, List.of());
+        return Attempted.done(lease, Result.QUERIED.tag());
     }
 
     private Duration delay(Lease lease) {
@@ -147,21 +200,23 @@ public class RefundSubmitter {
         ledger.reserve(settled, body, Pickup.SCANNER, Origin.SUBMISSION).await().atMost(timeout);
     }
 
-    private Transition deadLetter(Lease lease, Submission submission, Refunds.Request refund, String reason) {
+    private Attempted deadLetter(Lease lease, Submission submission, Refunds.Request refund, String reason) {
         List<Emission> alert = pool.withTransaction(tx -> leases.bury(tx, lease, reason)
                 .chain(() -> outbox.emit(tx, event(submission, refund, EventType.ALERT, reason)))).await().atMost(timeout);
-        return new Transition(Transition.Result.DEAD_LETTER, reason, alert);
+        return Attempted.dead(lease, reason, new Emitted(alert));
     }
 
     /** The alert for a submission given up on after all its tries. */
-    public Uni<List<Emission>> giveUp(SqlClient transaction, Lease lease, String reason) {
+    @Override
+    public Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
         return find(transaction, lease.id()).flatMap(submission -> refunds.findRequest(transaction,
                         submission.merchantId(), submission.channel(), submission.refundNo())
                 .flatMap(refund -> outbox.emit(transaction, DownstreamEvent.alert(source(submission),
                         submission.merchantId(), refund.map(Refunds.Request::outTradeNo).orElse(null),
                         submission.channel(), refund.map(Refunds.Request::channelTradeNo).orElse(null),
                         refund.map(Refunds.Request::amount).orElse(null), refund.map(Refunds.Request::currency).orElse(null),
-                        "dead letter: refund " + submission.refundNo() + " not submitted: " + reason))));
+                        "dead letter: refund " + submission.refundNo() + " not submitted: " + reason))))
+                .map(Emitted::new);
     }
 
     private static Uni<Submission> find(SqlClient client, long id) {

@@ -1,8 +1,8 @@
 package io.paycallback.outbox;
 
 import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.LeaseLostException;
 import io.paycallback.ledger.LeasedTable;
+import io.paycallback.retry.Tried;
 import io.paycallback.ops.Housekeeping;
 import io.paycallback.retry.Scanner;
 import io.paycallback.testsupport.Api;
@@ -31,7 +31,6 @@ import java.util.List;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 @QuarkusTest
@@ -167,8 +166,8 @@ class DeliveryAttemptsTest {
                 source);
         long eventId = db.first("SELECT id FROM outbox WHERE source = ?", source).getLong("id");
 
-        assertThatThrownBy(() -> relay.deliver(new Lease(LeasedTable.OUTBOX, eventId, "expired-lease", 0)).await().indefinitely())
-                .isInstanceOf(LeaseLostException.class);
+        Lease expired = new Lease(LeasedTable.OUTBOX, eventId, "expired-lease", 0);
+        assertThat(relay.attempt(List.of(expired)).rows()).containsExactly(new Tried.Lost(expired));
 
         assertThat(db.first("SELECT status, lease_token FROM outbox WHERE id = ?", eventId).getString("lease_token"))
                 .isEqualTo("another-worker");

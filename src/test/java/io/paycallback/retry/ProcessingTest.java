@@ -5,13 +5,6 @@ import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeaseLostException;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
-import io.paycallback.ledger.StoredCallbacks;
-import io.paycallback.order.PaymentTransition;
-import io.paycallback.order.RefundTransition;
-import io.paycallback.outbox.DeliveryAttempts;
-import io.paycallback.outbox.OutboxRelay;
-import io.paycallback.reconcile.Reconciler;
-import io.paycallback.submission.RefundSubmitter;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Db;
@@ -21,6 +14,7 @@ import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
+import io.quarkus.arc.All;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -57,19 +51,8 @@ class ProcessingTest {
     @Inject
     LeaseProcessor processor;
     @Inject
-    StoredCallbacks storedCallbacks;
-    @Inject
-    PaymentTransition paymentTransition;
-    @Inject
-    RefundTransition refundTransition;
-    @Inject
-    OutboxRelay relay;
-    @Inject
-    Reconciler reconciler;
-    @Inject
-    RefundSubmitter submitter;
-    @Inject
-    DeliveryAttempts attempts;
+    @All
+    List<LeaseHandler> handlers;
     @Inject
     ProcessingMetrics metrics;
     @Inject
@@ -341,9 +324,8 @@ class ProcessingTest {
     @Test
     void twoIndependentWorkerSetsOnOneDatabaseProduceOneEffectPerPayment() throws Exception {
         Leases otherLeases = new Leases(pool);
-        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, storedCallbacks, paymentTransition,
-                refundTransition, relay, attempts, reconciler, submitter, metrics, config);
-        Worker otherWorker = new Worker(otherProcessor, otherLeases, relay, config);
+        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, handlers, metrics, config);
+        Worker otherWorker = new Worker(otherProcessor, otherLeases, config);
         Scanner otherScanner = new Scanner(otherLeases, otherWorker, config);
         try {
             List<String> orders = new ArrayList<>();

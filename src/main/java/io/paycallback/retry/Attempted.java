@@ -1,0 +1,36 @@
+package io.paycallback.retry;
+
+import io.paycallback.ledger.Lease;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The tries of one batch, and what their committed transactions leave to do. */
+public record Attempted(List<Tried> rows, AfterCommit next) {
+
+    public static Attempted done(Lease lease, String result) {
+        return new Attempted(List.of(new Tried.Done(lease, result)), AfterCommit.NOTHING);
+    }
+
+    public static Attempted done(Lease lease, String result, AfterCommit next) {
+        return new Attempted(List.of(new Tried.Done(lease, result)), next);
+    }
+
+    public static Attempted dead(Lease lease, String reason, AfterCommit next) {
+        return new Attempted(List.of(new Tried.Dead(lease, reason)), next);
+    }
+
+    public static Attempted of(Tried tried) {
+        return new Attempted(List.of(tried), AfterCommit.NOTHING);
+    }
+
+    public static Attempted all(List<Attempted> parts) {
+        List<Tried> rows = new ArrayList<>();
+        List<AfterCommit> next = new ArrayList<>();
+        for (Attempted part : parts) {
+            rows.addAll(part.rows());
+            next.add(part.next());
+        }
+        return new Attempted(rows, AfterCommit.all(next));
+    }
+}
