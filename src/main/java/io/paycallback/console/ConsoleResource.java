@@ -212,10 +212,26 @@ public class ConsoleResource {
         if (log.isEmpty()) {
             return Uni.createFrom().item(Response.status(Response.Status.NOT_FOUND).build());
         }
-        return callbackRows.rawBody(log.get(), id).map(body -> body.isEmpty()
+        return callbackRows.rawBody(log.get(), id).map(body -> body(body, "(blanked by housekeeping)"));
+    }
+
+    /** The same for a callback in the archive, which housekeeping fills only with rows whose body it has blanked. */
+    @GET
+    @Path("archive/callbacks/{kind}/{id}/body")
+    public Uni<Response> archivedBody(@PathParam("kind") String kind, @PathParam("id") long id) {
+        Optional<CallbackLog> log = log(kind);
+        if (log.isEmpty()) {
+            return Uni.createFrom().item(Response.status(Response.Status.NOT_FOUND).build());
+        }
+        return callbackRows.archivedRawBody(log.get(), id).map(body -> body(body,
+                "(not kept: housekeeping blanked it before archiving the row)"));
+    }
+
+    private static Response body(Optional<byte[]> body, String whenBlank) {
+        return body.isEmpty()
                 ? Response.status(Response.Status.NOT_FOUND).entity(Templates.body("(no such callback)")).build()
-                : Response.ok(Templates.body(body.get().length == 0 ? "(blanked by housekeeping)"
-                : new String(body.get(), StandardCharsets.UTF_8))).build());
+                : Response.ok(Templates.body(body.get().length == 0 ? whenBlank
+                : new String(body.get(), StandardCharsets.UTF_8))).build();
     }
 
     // ---- dead letters and quarantine --------------------------------------------------------------------------------
@@ -225,11 +241,11 @@ public class ConsoleResource {
     public Uni<TemplateInstance> deadLetters(@QueryParam("table") @DefaultValue("payment") String table) {
         if ("outbox".equals(table)) {
             return outbox.list(pool, RowStatus.DEAD, LIST_LIMIT).map(events -> Templates.deadLetters(page("dead"), table,
-                    List.of(), events.stream().map(event -> ConsoleViews.EventLine.of(event, List.of())).toList()));
+                    List.of(), events.stream().map(event -> ConsoleViews.EventLine.of(event, List.of(), false)).toList()));
         }
         CallbackLog log = log(table).orElse(CallbackLog.PAYMENT);
         return callbackRows.list(log, RowStatus.DEAD, LIST_LIMIT).map(rows -> Templates.deadLetters(page("dead"),
-                log.apiName(), rows.stream().map(ConsoleViews.CallbackLine::of).toList(), List.of()));
+                log.apiName(), rows.stream().map(row -> ConsoleViews.CallbackLine.of(row, false)).toList(), List.of()));
     }
 
     @POST

@@ -43,24 +43,27 @@ public final class ConsoleViews {
                            String outcomesSince) {
     }
 
-    /** A stored callback, payment or refund: {@code key} is the provider's trade number or the refund number. */
+    /**
+     * A stored callback, payment or refund: {@code key} is the provider's trade number or the refund number;
+     * {@code archived} when housekeeping moved it to the archive, where nothing acts on it any more.
+     */
     public record CallbackLine(String kind, long id, String merchantId, String channel, String key, String outTradeNo,
                                String state, String amount, String currency, String status, boolean dead,
                                int retryCount, String nextRetryAt, String lastError, long bodyLength, String createdAt,
-                               String updatedAt) {
+                               String updatedAt, boolean archived) {
 
-        static CallbackLine of(CallbackRow row) {
+        static CallbackLine of(CallbackRow row, boolean archived) {
             if (row instanceof CallbackRow.Payment p) {
                 return new CallbackLine(CallbackLog.PAYMENT.apiName(), p.id(), p.merchantId(), p.channel(), p.channelTradeNo(),
                         p.outTradeNo(), p.tradeState(), money(p.amount()), p.currency(), p.status().label(),
                         p.status() == RowStatus.DEAD, p.retryCount(), time(p.nextRetryAt()), text(p.lastError()),
-                        p.bodyLength(), time(p.createdAt()), time(p.updatedAt()));
+                        p.bodyLength(), time(p.createdAt()), time(p.updatedAt()), archived);
             }
             CallbackRow.Refund r = (CallbackRow.Refund) row;
             return new CallbackLine(CallbackLog.REFUND.apiName(), r.id(), r.merchantId(), r.channel(), r.refundNo(),
                     text(r.outTradeNo()), r.refundState(), money(r.amount()), r.currency(), r.status().label(),
                     r.status() == RowStatus.DEAD, r.retryCount(), time(r.nextRetryAt()), text(r.lastError()),
-                    r.bodyLength(), time(r.createdAt()), time(r.updatedAt()));
+                    r.bodyLength(), time(r.createdAt()), time(r.updatedAt()), archived);
         }
     }
 
@@ -76,15 +79,16 @@ public final class ConsoleViews {
         }
     }
 
+    /** An outbox event with its delivery attempts; {@code archived} when housekeeping moved them to the archive. */
     public record EventLine(long id, String type, String destination, String source, String status, boolean dead,
                             int retryCount, String nextRetryAt, String lastError, String createdAt, String payload,
-                            List<AttemptLine> attempts) {
+                            List<AttemptLine> attempts, boolean archived) {
 
-        static EventLine of(OutboxEvent event, List<RecordedAttempt> attempts) {
+        static EventLine of(OutboxEvent event, List<RecordedAttempt> attempts, boolean archived) {
             return new EventLine(event.id(), event.type(), event.destination(), event.source(), event.status().label(),
                     event.status() == RowStatus.DEAD, event.retryCount(), time(event.nextRetryAt()),
                     text(event.lastError()), time(event.createdAt()), event.payload(),
-                    attempts.stream().map(AttemptLine::of).toList());
+                    attempts.stream().map(AttemptLine::of).toList(), archived);
         }
     }
 
@@ -112,7 +116,10 @@ public final class ConsoleViews {
         }
     }
 
-    /** An order's whole story; {@code order} is null when no order has this number (callbacks may still exist). */
+    /**
+     * An order's whole story, archived rows included among the live ones; {@code order} is null when no order has this
+     * number (callbacks may still exist).
+     */
     public record Timeline(String merchantId, String outTradeNo, OrderLine order, List<Change> changes,
                            List<CallbackLine> callbacks, List<RefundLine> refunds, List<EventLine> events) {
     }

@@ -2,7 +2,6 @@ package io.paycallback.console;
 
 import io.paycallback.channel.ChannelId;
 import io.paycallback.ledger.CallbackLog;
-import io.paycallback.ledger.CallbackRow;
 import io.paycallback.ledger.CallbackRows;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
@@ -22,13 +21,20 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
  * "What happened to order X": finds the order by any of its numbers and reads its story from the repositories that
- * own each part (orders, both callback logs, refunds, outbox, delivery attempts). The hot tables only: rows archived
- * by housekeeping (past the retention) are not shown.
+ * own each part (orders, both callback logs, refunds, outbox, delivery attempts), from the hot tables and from the
+ * archives housekeeping moves rows to past the retention, so an order from months ago still has its callbacks and
+ * events. Archived rows are marked as such and listed among the live ones by id, which a row keeps when it moves.
+ * <p>
+ * Each part reads its hot table first and its archive after: a row that housekeeping moves between the two reads is
+ * then read twice, never missed, and its archived copy is the one shown.
  */
 @ApplicationScoped
 public class OrderTimeline {
@@ -89,21 +95,31 @@ public class OrderTimeline {
     public Uni<ConsoleViews.Timeline> read(String merchantId, String outTradeNo) {
         Uni<Optional<Order>> order = orders.find(pool, merchantId, outTradeNo);
         Uni<Optional<Orders.Dates>> dates = orders.dates(pool, merchantId, outTradeNo);
-        Uni<List<CallbackRow>> payments = callbacks.forOrder(CallbackLog.PAYMENT, merchantId, outTradeNo);
-        Uni<List<CallbackRow>> refundCallbacks = callbacks.forOrder(CallbackLog.REFUND, merchantId, outTradeNo);
+        Uni<List<ConsoleViews.CallbackLine>> payments = callbackLines(CallbackLog.PAYMENT, merchantId, outTradeNo);
+        Uni<List<ConsoleViews.CallbackLine>> refundCallbacks = callbackLines(CallbackLog.REFUND, merchantId, outTradeNo);
         Uni<List<Refunds.Listed>> refundRows = refunds.forOrder(pool, merchantId, outTradeNo);
         Uni<List<ConsoleViews.EventLine>> events = outbox.listForOrder(pool, merchantId, outTradeNo)
-                .flatMap(this::withAttempts);
+                .flatMap(this::withAttempts)
+                .flatMap(live -> outbox.listArchivedForOrder(pool, merchantId, outTradeNo)
+                        .flatMap(this::withArchivedAttempts)
+                        .map(archived -> byId(live, archived, ConsoleViews.EventLine::id)));
         return Uni.combine().all().unis(order, dates, payments, refundCallbacks, refundRows, events)
                 .with((found, when, paid, refunded, refundList, eventLines) -> {
-                    List<ConsoleViews.CallbackLine> lines = new ArrayList<>();
-                    paid.forEach(row -> lines.add(ConsoleViews.CallbackLine.of(row)));
-                    refunded.forEach(row -> lines.add(ConsoleViews.CallbackLine.of(row)));
+                    List<ConsoleViews.CallbackLine> lines = new ArrayList<>(paid);
+                    lines.addAll(refunded);
                     return new ConsoleViews.Timeline(merchantId, outTradeNo,
                             found.map(ConsoleViews.OrderLine::of).orElse(null),
                             changes(found, when, refundList), lines,
                             refundList.stream().map(ConsoleViews.RefundLine::of).toList(), eventLines);
                 });
+    }
+
+    private Uni<List<ConsoleViews.CallbackLine>> callbackLines(CallbackLog log, String merchantId, String outTradeNo) {
+        return callbacks.forOrder(log, merchantId, outTradeNo).flatMap(live ->
+                callbacks.archivedForOrder(log, merchantId, outTradeNo).map(archived -> byId(
+                        live.stream().map(row -> ConsoleViews.CallbackLine.of(row, false)).toList(),
+                        archived.stream().map(row -> ConsoleViews.CallbackLine.of(row, true)).toList(),
+                        ConsoleViews.CallbackLine::id)));
     }
 
     private Uni<List<ConsoleViews.EventLine>> withAttempts(List<OutboxEvent> events) {
@@ -112,8 +128,26 @@ public class OrderTimeline {
         }
         return Multi.createFrom().iterable(events)
                 .onItem().transformToUniAndConcatenate(event -> attempts.list(event.id())
-                        .map(found -> ConsoleViews.EventLine.of(event, found.orElse(List.<RecordedAttempt>of()))))
+                        .map(found -> ConsoleViews.EventLine.of(event, found.orElse(List.<RecordedAttempt>of()), false)))
                 .collect().asList();
+    }
+
+    private Uni<List<ConsoleViews.EventLine>> withArchivedAttempts(List<OutboxEvent> events) {
+        if (events.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Multi.createFrom().iterable(events)
+                .onItem().transformToUniAndConcatenate(event -> attempts.listArchived(event.id())
+                        .map(found -> ConsoleViews.EventLine.of(event, found, true)))
+                .collect().asList();
+    }
+
+    /** Live and archived lines in id order, the archived copy of a row read from both places taking its place. */
+    private static <T> List<T> byId(List<T> live, List<T> archived, ToLongFunction<T> id) {
+        Map<Long, T> lines = new TreeMap<>();
+        live.forEach(line -> lines.put(id.applyAsLong(line), line));
+        archived.forEach(line -> lines.put(id.applyAsLong(line), line));
+        return List.copyOf(lines.values());
     }
 
     /** The order's state changes as its columns and its refunds record them, oldest first. */

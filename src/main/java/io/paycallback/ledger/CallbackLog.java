@@ -27,6 +27,11 @@ public enum CallbackLog {
         return leased.table();
     }
 
+    /** Where housekeeping moves the table's rows past the retention, unchanged and with their ids (V2). */
+    public String archiveTable() {
+        return leased.table() + "_archive";
+    }
+
     public CallbackKind kind() {
         return kind;
     }

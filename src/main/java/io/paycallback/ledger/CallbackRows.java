@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** What operators read and do to stored callbacks: list, inspect, replay from the raw body, requeue. */
+/**
+ * What operators read and do to stored callbacks: list, inspect, replay from the raw body, requeue. An order's
+ * timeline also reads the archive tables; nothing here changes an archived row.
+ */
 @ApplicationScoped
 public class CallbackRows {
 
@@ -25,13 +28,15 @@ public class CallbackRows {
             refunded_total, currency, status, retry_count, next_retry_at, last_error, LENGTH(raw_body) AS body_length, created_at, updated_at""";
     static final String LIST = "SELECT %s FROM %s WHERE status = ? ORDER BY next_retry_at DESC LIMIT ?";
     static final String FIND = "SELECT %s FROM %s WHERE id = ?";
+    // With the log's table or its archive (which has the same columns).
     static final String RAW_BODY = "SELECT raw_body FROM %s WHERE id = ?";
     static final String FOR_ORDER = "SELECT %s FROM %s WHERE merchant_id = ? AND out_trade_no = ? ORDER BY id";
-    // Each on its log's unique key: the provider's number alone is not indexed, and is unique only per channel anyway.
+    // Each on its log's unique key, which the archive has too: the provider's number alone is not indexed, and is
+    // unique only per channel anyway. %s is the log or its archive.
     static final String ORDER_OF_PAYMENT = """
-            SELECT out_trade_no FROM pay_callback_log WHERE merchant_id = ? AND channel = ? AND channel_trade_no = ?""";
+            SELECT out_trade_no FROM %s WHERE merchant_id = ? AND channel = ? AND channel_trade_no = ?""";
     static final String ORDER_OF_REFUND = """
-            SELECT out_trade_no FROM refund_callback_log WHERE merchant_id = ? AND channel = ? AND refund_no = ?""";
+            SELECT out_trade_no FROM %s WHERE merchant_id = ? AND channel = ? AND refund_no = ?""";
     static final String REPLAY_PAYMENT = """
             UPDATE pay_callback_log SET out_trade_no = ?, trade_state = ?, amount = ?, currency = ?, status = 0,
                 retry_count = 0, next_retry_at = NOW(3), lease_token = NULL, last_error = NULL, updated_at = NOW(3)
@@ -66,7 +71,16 @@ public class CallbackRows {
 
     /** Every callback of one order in the hot table, oldest first, without bodies. */
     public Uni<List<CallbackRow>> forOrder(CallbackLog log, String merchantId, String outTradeNo) {
-        return pool.preparedQuery(FOR_ORDER.formatted(columns(log), log.table())).execute(Tuple.of(merchantId, outTradeNo))
+        return forOrder(log, log.table(), merchantId, outTradeNo);
+    }
+
+    /** Every callback of one order that housekeeping archived, oldest first, without bodies. */
+    public Uni<List<CallbackRow>> archivedForOrder(CallbackLog log, String merchantId, String outTradeNo) {
+        return forOrder(log, log.archiveTable(), merchantId, outTradeNo);
+    }
+
+    private Uni<List<CallbackRow>> forOrder(CallbackLog log, String table, String merchantId, String outTradeNo) {
+        return pool.preparedQuery(FOR_ORDER.formatted(columns(log), table)).execute(Tuple.of(merchantId, outTradeNo))
                 .map(rows -> {
                     List<CallbackRow> found = new ArrayList<>();
                     rows.forEach(row -> found.add(read(log, row)));
@@ -76,18 +90,38 @@ public class CallbackRows {
 
     /**
      * The order a provider's number belongs to: its trade number in the payment log, or a refund number in the refund
-     * log. Empty when no callback carries it (or, for a refund, when the notice named no order).
+     * log, or in their archives. Empty when no callback carries it (or, for a refund, when the notice named no order).
+     * The hot table is asked first and the archive after it, so a row that housekeeping moves meanwhile is still found.
      */
     public Uni<Optional<String>> orderOf(CallbackLog log, String merchantId, ChannelId channel, String providerNo) {
         String sql = log == CallbackLog.PAYMENT ? ORDER_OF_PAYMENT : ORDER_OF_REFUND;
-        return pool.preparedQuery(sql).execute(Tuple.of(merchantId, channel.path(), providerNo)).map(rows -> {
+        Tuple key = Tuple.of(merchantId, channel.path(), providerNo);
+        return orderOf(sql.formatted(log.table()), key).flatMap(hot -> hot.isPresent()
+                ? Uni.createFrom().item(hot)
+                : orderOf(sql.formatted(log.archiveTable()), key));
+    }
+
+    private Uni<Optional<String>> orderOf(String sql, Tuple key) {
+        return pool.preparedQuery(sql).execute(key).map(rows -> {
             var iterator = rows.iterator();
             return iterator.hasNext() ? Optional.ofNullable(iterator.next().getString("out_trade_no")) : Optional.empty();
         });
     }
 
     public Uni<Optional<byte[]>> rawBody(CallbackLog log, long id) {
-        return pool.preparedQuery(RAW_BODY.formatted(log.table())).execute(Tuple.of(id)).map(rows -> {
+        return rawBody(log.table(), id);
+    }
+
+    /**
+     * An archived callback's body. The archive has the column, but housekeeping archives a callback only after
+     * blanking its body (status compacted), so a row it moved has zero bytes here.
+     */
+    public Uni<Optional<byte[]>> archivedRawBody(CallbackLog log, long id) {
+        return rawBody(log.archiveTable(), id);
+    }
+
+    private Uni<Optional<byte[]>> rawBody(String table, long id) {
+        return pool.preparedQuery(RAW_BODY.formatted(table)).execute(Tuple.of(id)).map(rows -> {
             var iterator = rows.iterator();
             return iterator.hasNext() ? Optional.of(iterator.next().getBuffer("raw_body").getBytes()) : Optional.empty();
         });

@@ -29,6 +29,11 @@ public class DeliveryAttempts {
             SELECT id, outbox_id, try_number, destination, attempted_at, result, http_status, error, latency_ms,
                    response_length, response_body
             FROM delivery_attempts WHERE outbox_id = ? ORDER BY id""";
+    // Housekeeping moves an event's attempts here with the event, in one transaction.
+    static final String LIST_ARCHIVED_FOR_EVENT = """
+            SELECT id, outbox_id, try_number, destination, attempted_at, result, http_status, error, latency_ms,
+                   response_length, response_body
+            FROM delivery_attempts_archive WHERE outbox_id = ? ORDER BY id""";
     static final String EVENT_EXISTS = "SELECT COUNT(*) FROM outbox WHERE id = ?";
 
     private final Pool pool;
@@ -84,6 +89,17 @@ public class DeliveryAttempts {
                 }
                 return Optional.of(attempts);
             });
+        });
+    }
+
+    /** Every attempt of one archived event, oldest first; empty also when no event has this id in the archive. */
+    public Uni<List<RecordedAttempt>> listArchived(long eventId) {
+        return pool.preparedQuery(LIST_ARCHIVED_FOR_EVENT).execute(Tuple.of(eventId)).map(rows -> {
+            List<RecordedAttempt> attempts = new ArrayList<>();
+            for (Row row : rows) {
+                attempts.add(recorded(row));
+            }
+            return attempts;
         });
     }
 

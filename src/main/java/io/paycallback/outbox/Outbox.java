@@ -49,6 +49,11 @@ public class Outbox {
             SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
             FROM outbox WHERE merchant_id = ? AND out_trade_no = ? ORDER BY id""";
 
+    // Housekeeping moves done rows here past the retention, unchanged (ids included); the order key came with LIKE.
+    static final String LIST_ARCHIVED_FOR_ORDER = """
+            SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
+            FROM outbox_archive WHERE merchant_id = ? AND out_trade_no = ? ORDER BY id""";
+
     static final String LIST_BY_STATUS = """
             SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
             FROM outbox WHERE status = ? ORDER BY next_retry_at DESC LIMIT ?""";
@@ -163,6 +168,11 @@ public class Outbox {
     /** Every event of one order, for an operator, payload included (it carries no secrets). */
     public Uni<List<OutboxEvent>> listForOrder(SqlClient client, String merchantId, String outTradeNo) {
         return client.preparedQuery(LIST_FOR_ORDER).execute(Tuple.of(merchantId, outTradeNo)).map(Outbox::events);
+    }
+
+    /** Every event of one order that housekeeping archived, payload included. */
+    public Uni<List<OutboxEvent>> listArchivedForOrder(SqlClient client, String merchantId, String outTradeNo) {
+        return client.preparedQuery(LIST_ARCHIVED_FOR_ORDER).execute(Tuple.of(merchantId, outTradeNo)).map(Outbox::events);
     }
 
     /** Events in one status, the latest due first (the dead letters, for an operator). */
