@@ -9,6 +9,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 
 /** The orders table. Every state change is a conditional UPDATE whose row count says whether it happened. */
@@ -26,6 +28,14 @@ public class Orders {
     static final String MARK_PAID = """
             UPDATE orders SET status = 'PAID', channel = ?, channel_trade_no = ?, paid_at = NOW(3), updated_at = NOW(3)
             WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING' AND amount = ? AND currency = ?""";
+    // Driven from the callbacks (STRAIGHT_JOIN): joined the other way, MariaDB walks every PENDING order.
+    static final String MARK_ALL_PAID = """
+            UPDATE pay_callback_log p STRAIGHT_JOIN orders o ON o.merchant_id = p.merchant_id AND o.out_trade_no = p.out_trade_no
+            SET o.status = 'PAID', o.channel = p.channel, o.channel_trade_no = p.channel_trade_no, o.paid_at = NOW(3),
+                o.updated_at = NOW(3)
+            WHERE p.id IN (%s) AND o.status = 'PENDING' AND o.amount = p.amount AND o.currency = p.currency""";
+    static final String SAVEPOINT = "SAVEPOINT mark_all_paid";
+    static final String ROLLBACK_TO_SAVEPOINT = "ROLLBACK TO SAVEPOINT mark_all_paid";
     static final String CLOSE = """
             UPDATE orders SET status = 'CLOSED', closed_at = NOW(3), updated_at = NOW(3)
             WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING'""";
@@ -70,6 +80,21 @@ public class Orders {
         return changed(client, MARK_PAID, Tuple.tuple().addString(payment.channel()).addString(payment.channelTradeNo())
                 .addString(payment.merchantId()).addString(payment.outTradeNo()).addBigDecimal(payment.amount())
                 .addString(payment.currency()));
+    }
+
+    /**
+     * PENDING to PAID for every payment's order with one statement, inside the caller's transaction, but only all or
+     * none: when any order is not PENDING with its payment's amount and currency (or two payments name one order), the
+     * statement is undone (to a savepoint; the transaction goes on) and false says the payments need one by one.
+     */
+    public Uni<Boolean> markAllPaid(SqlClient transaction, List<StoredPayment> payments) {
+        Tuple ids = Tuple.tuple();
+        payments.forEach(payment -> ids.addLong(payment.id()));
+        String sql = MARK_ALL_PAID.formatted(String.join(", ", Collections.nCopies(payments.size(), "?")));
+        return transaction.query(SAVEPOINT).execute()
+                .chain(() -> transaction.preparedQuery(sql).execute(ids))
+                .chain(updated -> updated.rowCount() == payments.size() ? Uni.createFrom().item(true)
+                        : transaction.query(ROLLBACK_TO_SAVEPOINT).execute().replaceWith(false));
     }
 
     public Uni<Boolean> close(SqlClient client, String merchantId, String outTradeNo) {

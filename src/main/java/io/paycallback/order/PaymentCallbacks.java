@@ -51,8 +51,8 @@ public class PaymentCallbacks extends TransitionHandler<StoredPayment> {
     }
 
     @Override
-    Uni<Transition> apply(SqlClient transaction, StoredPayment callback) {
-        return payments.apply(transaction, callback);
+    Uni<List<Transition>> applyAll(SqlClient transaction, List<StoredPayment> callbacks) {
+        return payments.applyAll(transaction, callbacks);
     }
 
     @Override

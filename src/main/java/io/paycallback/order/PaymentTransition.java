@@ -7,6 +7,7 @@ import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.EventType;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.provider.ProviderClients;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,7 +40,23 @@ public class PaymentTransition {
      */
     public Uni<Transition> apply(SqlClient transaction, StoredPayment payment) {
         return orders.markPaid(transaction, payment)
-                .flatMap(moved -> moved ? paid(payment) : notMoved(transaction, payment));
+                .flatMap(moved -> moved ? Uni.createFrom().item(paid(payment)) : notMoved(transaction, payment));
+    }
+
+    /**
+     * Many payments in one transaction: when every order moves, with one statement; otherwise each as {@link #apply}.
+     *
+     * @return the transitions in the payments' order
+     */
+    public Uni<List<Transition>> applyAll(SqlClient transaction, List<StoredPayment> payments) {
+        if (payments.size() == 1) {
+            return apply(transaction, payments.get(0)).map(List::of);
+        }
+        return orders.markAllPaid(transaction, payments).flatMap(all -> all
+                ? Uni.createFrom().item(payments.stream().map(PaymentTransition::paid).toList())
+                : Multi.createFrom().iterable(payments)
+                .onItem().transformToUniAndConcatenate(payment -> apply(transaction, payment))
+                .collect().asList());
     }
 
     private Uni<Transition> notMoved(SqlClient transaction, StoredPayment payment) {
@@ -55,9 +72,8 @@ public class PaymentTransition {
         });
     }
 
-    private Uni<Transition> paid(StoredPayment payment) {
-        return Uni.createFrom().item(Transition.of(Transition.Result.PAID,
-                List.of(event(payment, EventType.ORDER_PAID, null, null))));
+    private static Transition paid(StoredPayment payment) {
+        return Transition.of(Transition.Result.PAID, List.of(event(payment, EventType.ORDER_PAID, null, null)));
     }
 
     private Uni<Transition> stale(SqlClient transaction, StoredPayment payment, Order order) {

@@ -6,6 +6,7 @@ import io.paycallback.ledger.StoredRefund;
 import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.retry.BatchTransactions;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.inject.Singleton;
@@ -54,8 +55,10 @@ public class RefundCallbacks extends TransitionHandler<StoredRefund> {
     }
 
     @Override
-    Uni<Transition> apply(SqlClient transaction, StoredRefund callback) {
-        return refunds.apply(transaction, callback);
+    Uni<List<Transition>> applyAll(SqlClient transaction, List<StoredRefund> callbacks) {
+        return Multi.createFrom().iterable(callbacks)
+                .onItem().transformToUniAndConcatenate(callback -> refunds.apply(transaction, callback))
+                .collect().asList();
     }
 
     @Override

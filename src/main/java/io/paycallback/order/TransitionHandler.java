@@ -10,7 +10,6 @@ import io.paycallback.retry.AfterCommit;
 import io.paycallback.retry.Attempted;
 import io.paycallback.retry.BatchTransactions;
 import io.paycallback.retry.LeaseHandler;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
@@ -42,10 +41,15 @@ abstract class TransitionHandler<R> implements LeaseHandler {
 
     abstract long id(R callback);
 
-    /** The key of the order the callback's transition locks, so every batch locks orders in one global order. */
+    /**
+     * The key of the order the callback's transition locks, so batches tried row by row lock orders in one global
+     * order. A one-statement transition locks in its own order; should two instances' batches then meet in a
+     * deadlock, the loser's batch is tried row by row.
+     */
     abstract Comparator<R> lockOrder();
 
-    abstract Uni<Transition> apply(SqlClient transaction, R callback);
+    /** The callbacks' transitions, in their order, inside the transaction. */
+    abstract Uni<List<Transition>> applyAll(SqlClient transaction, List<R> callbacks);
 
     abstract Uni<List<Emission>> alert(SqlClient transaction, long id, String reason);
 
@@ -62,10 +66,10 @@ abstract class TransitionHandler<R> implements LeaseHandler {
 
     @Override
     public Attempted attempt(List<Leased> batch) {
-        return batches.run(batch.stream().map(Leased::lease).toList(), this::applyAll);
+        return batches.run(batch.stream().map(Leased::lease).toList(), this::applyBatch);
     }
 
-    private Uni<BatchTransactions.Applied> applyAll(SqlClient transaction, List<Lease> leases) {
+    private Uni<BatchTransactions.Applied> applyBatch(SqlClient transaction, List<Lease> leases) {
         Map<Long, Lease> byId = new HashMap<>();
         leases.forEach(lease -> byId.put(lease.id(), lease));
         if (byId.size() != leases.size()) {
@@ -74,16 +78,17 @@ abstract class TransitionHandler<R> implements LeaseHandler {
         List<BatchTransactions.Step> steps = new ArrayList<>(leases.size());
         List<DownstreamEvent> events = new ArrayList<>();
         return load(transaction, new ArrayList<>(byId.keySet()))
-                .onItem().transformToMulti(callbacks -> Multi.createFrom()
-                        .iterable(callbacks.stream().sorted(lockOrder()).toList()))
-                .onItem().transformToUniAndConcatenate(callback -> apply(transaction, callback).invoke(transition -> {
-                    Lease lease = byId.get(id(callback));
-                    steps.add(transition.result() == Transition.Result.DEAD_LETTER
-                            ? BatchTransactions.Step.dead(lease, transition.reason())
-                            : BatchTransactions.Step.done(lease, transition.result().tag()));
-                    events.addAll(transition.events());
+                .map(callbacks -> callbacks.stream().sorted(lockOrder()).toList())
+                .flatMap(callbacks -> applyAll(transaction, callbacks).invoke(transitions -> {
+                    for (int i = 0; i < callbacks.size(); i++) {
+                        Transition transition = transitions.get(i);
+                        Lease lease = byId.get(id(callbacks.get(i)));
+                        steps.add(transition.result() == Transition.Result.DEAD_LETTER
+                                ? BatchTransactions.Step.dead(lease, transition.reason())
+                                : BatchTransactions.Step.done(lease, transition.result().tag()));
+                        events.addAll(transition.events());
+                    }
                 }))
-                .collect().asList()
                 .chain(() -> outbox.emitAll(transaction, events))
                 .map(emitted -> new BatchTransactions.Applied(steps, emitted));
     }

@@ -212,6 +212,24 @@ class BatchTransitionsTest {
                 .as("one multi-row INSERT wrote their events").isEqualTo(1);
     }
 
+    @Test
+    void twoPaymentsOfOneOrderInOneBatchPayItOnceAndRefundTheOther() {
+        String outTradeNo = newOrder("8.00");
+        long first = stored(outTradeNo, "8.00");
+        long second = stored(outTradeNo, "8.00");
+        String otherOrder = newOrder("9.00");
+        long other = stored(otherOrder, "9.00");
+
+        processor.process(List.of(lease(first), lease(second), lease(other)));
+
+        assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PAID");
+        assertThat(Api.orderStatus(otherOrder)).isEqualTo("PAID");
+        assertThat(events(first)).containsExactly("order.paid");
+        assertThat(events(second)).containsExactly("alert", "refund.requested");
+        assertThat(events(other)).containsExactly("order.paid");
+        List.of(first, second, other).forEach(id -> assertThat(row(id).getInteger("status")).isEqualTo(1));
+    }
+
     /** The pool, except that the first {@code failing} transactions fail where they would commit, and roll back. */
     private Pool failingCommits(int failing, AtomicInteger failed) {
         return new Pool(pool.getDelegate()) {
