@@ -106,7 +106,11 @@ public interface PayCallbackConfig {
         @WithDefault("5s")
         Duration scanDelay();
 
-        @WithDefault("200")
+        /**
+         * Rows leased per scan statement: the workers times {@link #transactionSize}, so one scan keeps every worker
+         * busy with a full transaction.
+         */
+        @WithDefault("800")
         int batchSize();
 
         /**
