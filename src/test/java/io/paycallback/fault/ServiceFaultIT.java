@@ -51,7 +51,15 @@ class ServiceFaultIT {
     private static final String DB_PASSWORD = "fault-db-" + UUID.randomUUID();
     private static final Pattern STACK_FRAME = Pattern.compile("\\s+at [\\w$./]+\\(");
     private static final Pattern LOG_LINE = Pattern.compile("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} ");
-    private static final String ALLOWED_TRACE = "[io.quarkus.reactive.datasource.runtime.ReactiveDatasourceHealthCheck]";
+    /**
+     * Quarkus's datasource health check attaches one to its warning while the database is unreachable (scenarios B and
+     * C); Vert.x's acceptor logs one for a connection that arrives in the last moments of a shutdown, after the HTTP
+     * server's event loops are gone (scenario D; eclipse-vertx/vert.x#6087, fixed in Vert.x 5 by #6366): the client
+     * sees a reset connection, like any refused one.
+     */
+    private static final List<String> ALLOWED_TRACES = List.of(
+            "[io.quarkus.reactive.datasource.runtime.ReactiveDatasourceHealthCheck]",
+            "[io.netty.bootstrap.ServerBootstrap] (vert.x-acceptor-thread-0) Failed to register an accepted channel");
 
     private static MariaDbServer database;
     private static TcpProxy proxy;
@@ -222,8 +230,7 @@ class ServiceFaultIT {
     }
 
     /**
-     * Read once both instances have seen every fault. The only stack traces allowed are those Quarkus's datasource
-     * health check attaches to its warning while the database is unreachable, which scenarios B and C provoke.
+     * Read once both instances have seen every fault. The only stack traces allowed are the {@link #ALLOWED_TRACES}.
      */
     @Test
     @Order(5)
@@ -249,12 +256,16 @@ class ServiceFaultIT {
             if (LOG_LINE.matcher(line).lookingAt()) {
                 owner = line;
             } else if (STACK_FRAME.matcher(line).lookingAt()) {
-                if (!owner.contains(ALLOWED_TRACE)) {
+                if (!allowed(owner)) {
                     owners.add(owner.length() > 300 ? owner.substring(0, 300) : owner);
                 }
             }
         }
         return owners;
+    }
+
+    private static boolean allowed(String logLine) {
+        return ALLOWED_TRACES.stream().anyMatch(logLine::contains);
     }
 
     private interface Step {
