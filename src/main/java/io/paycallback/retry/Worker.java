@@ -28,9 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The worker threads: a fixed number of them, fed by two paths. A freshly reserved callback and the outbox rows a
  * transition wrote arrive already leased by their writer and wait, per table, for a worker, which takes whatever is
- * waiting up to a batch: a micro-batch that adds no delay when the service is idle (a lone row is a batch of one) and
- * grows by itself under load. Should too many be waiting, the row is in the table and the scanner takes it (at once if
- * it was written due, after its lease otherwise). The scanner hands over whole leased batches and waits for them.
+ * waiting up to a batch, and goes on while rows wait: a micro-batch that adds no delay when the service is idle (a lone
+ * row is a batch of one) and grows by itself under load. When too many wait, ingest writes new rows due instead of
+ * leased, and the scanner takes them. The scanner hands over whole leased batches and waits for them.
  */
 @ApplicationScoped
 public class Worker {
@@ -70,23 +70,19 @@ public class Worker {
     }
 
     /**
-     * Processes a row the caller already holds the lease of. Non-blocking: safe on the event loop. When too many rows
-     * wait, this one waits for its lease to lapse and the scanner.
+     * Processes a row the caller already holds the lease of. Non-blocking: safe on the event loop. Never refused: a
+     * refused row would sit out its whole lease. The bound is upstream, where ingest asks {@link #hasRoom} before it
+     * writes a row leased; the outbox rows a transition writes are bounded by the transitions in flight.
      */
     public void process(Leased row) {
         LeasedTable table = row.lease().table();
-        if (waitingCount.incrementAndGet() > waitingLimit) {
-            waitingCount.decrementAndGet();
-            LOG.debugf("Hand-off full; %s #%d waits for its lease to lapse", table.table(), row.lease().id());
-            return;
-        }
+        waitingCount.incrementAndGet();
         waiting.get(table).add(row);
         try {
             executor.execute(() -> takeWaiting(table));
         } catch (RejectedExecutionException full) {
-            // Every queued task takes a batch of waiting rows; the row goes with one of them or, failing that, with
-            // the scanner once its lease has lapsed.
-            LOG.debugf("Worker queue full; %s #%d waits for the next worker", table.table(), row.lease().id());
+            // Every worker taking rows of this table goes on until none wait, so the row goes with one of them.
+            LOG.debugf("Worker queue full; %s #%d waits for the next batch", table.table(), row.lease().id());
         }
     }
 
@@ -122,15 +118,18 @@ public class Worker {
         Queue<Leased> queue = waiting.get(table);
         int size = processor.batchSize(table);
         List<Leased> batch = new ArrayList<>(size);
-        Leased next;
-        while (batch.size() < size && (next = queue.poll()) != null) {
-            batch.add(next);
-        }
-        if (batch.isEmpty()) {
-            return;
-        }
-        waitingCount.addAndGet(-batch.size());
-        handOver(processor.process(batch));
+        do {
+            batch.clear();
+            Leased next;
+            while (batch.size() < size && (next = queue.poll()) != null) {
+                batch.add(next);
+            }
+            if (batch.isEmpty()) {
+                return;
+            }
+            waitingCount.addAndGet(-batch.size());
+            handOver(processor.process(List.copyOf(batch)));
+        } while (!executor.isShutdown());
     }
 
     private void handOver(List<Leased> written) {
