@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # pay-callback performance benchmark: one run measures the database ceiling (sysbench single-row INSERTs), ingest
 # (wrk, pre-signed stripe and wxpay callbacks), a duplicate storm, the drain of due callbacks (with and without 1M
-# done rows), RSS and start-to-ready, then prints one table and writes deploy/bench/results/latest.md.
+# done rows), end to end (paid callbacks in, order.paid delivered out), RSS and start-to-ready, then prints one
+# table and writes deploy/bench/results/latest.md.
 # A benchmark, not a test: CI does not run it. Loopback only; every load loop is bounded in time.
 #
 #   bash deploy/bench/run.sh                 # one run
 #   RUNS=3 bash deploy/bench/run.sh          # three runs, medians reported
 #   EXTRA_JAVA_OPTS='-Dquarkus.datasource.reactive.max-size=64' SKIP_BUILD=1 bash deploy/bench/run.sh
+#   BATCH="1 50" PHASES='ceiling drain e2e' bash deploy/bench/run.sh   # A/B of transaction-size in one run
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -27,6 +29,8 @@ WARMUP=${WARMUP:-15}                   # seconds per channel; 0 skips
 DRAIN_ROWS=${DRAIN_ROWS:-100000}
 EXTRA_DONE=${EXTRA_DONE:-1000000}
 DRAIN_TIMEOUT=${DRAIN_TIMEOUT:-600}    # seconds; a drain slower than this is reported from its partial progress
+E2E_ROWS=${E2E_ROWS:-100000}           # paid stripe callbacks of the e2e phase, each sent exactly once
+E2E_TIMEOUT=${E2E_TIMEOUT:-600}        # seconds for sending plus processing; a slower e2e reports partial progress
 SKIP_BUILD=${SKIP_BUILD:-0}
 # SETTLE=0 skips waiting for the backlog between phases (only for single-phase experiments: the next phase would
 # otherwise compete with the previous one's processing).
@@ -35,10 +39,23 @@ EXTRA_JAVA_OPTS=${EXTRA_JAVA_OPTS:-}
 # work, so the bench mutes it by default (OUTBOX_LOG=INFO measures it).
 OUTBOX_LOG=${OUTBOX_LOG:-WARN}
 # A subset of phases for profiling and tuning experiments; the report then only has their rows.
-PHASES=" ${PHASES:-ceiling stripe wxpay storm drain} "
+PHASES=" ${PHASES:-ceiling stripe wxpay storm drain e2e} "
+phase() { [[ $PHASES == *" $1 "* ]]; }
+
+# paycallback.retry.transaction-size for the drain and e2e phases: a space-separated list runs those phases once per
+# value in the same run (the service restarted with each), so an A/B shares one ceiling and one machine state.
+# Unset: one pass on the service's own default, labelled "default".
+BATCH=${BATCH:-}
+read -ra BATCH_LABELS <<<"${BATCH:-default}"
+for b in "${BATCH_LABELS[@]}"; do
+  [[ $b == default || $b =~ ^[1-9][0-9]*$ ]] || { echo "BATCH: '$b' is not a positive number" >&2; exit 2; }
+done
+# Every wrk thread needs a slice of its own: an empty one would never report its answers.
+((E2E_ROWS >= WRK_THREADS)) || { echo "E2E_ROWS must be at least WRK_THREADS ($WRK_THREADS)" >&2; exit 2; }
 
 # Outbox events to a real HTTP destination (bench/DownstreamSink on loopback) instead of the log destination, so the
-# drain's event figure includes HTTP delivery and its recorded attempts.
+# drain's event figure includes HTTP delivery and its recorded attempts. The e2e phase always delivers to the sink:
+# its figure ends at the delivery.
 SINK=${SINK:-0}
 
 # Own names: the CI database (paycallback_ci, user paycallback) is never touched. BENCH_DB, HTTP_PORT and MGMT_PORT
@@ -131,16 +148,22 @@ generate keys "$WORK/keys"
 MERCHANT_OPTS=()
 while IFS= read -r line; do MERCHANT_OPTS+=("-D$line"); done <"$WORK/keys/app.properties"
 
-if [[ $SINK == 1 ]]; then
+# The destination is named "sink": the e2e phase counts its delivered rows (outbox.destination = 'sink').
+SINK_OPTS=()
+if [[ $SINK == 1 ]] || phase e2e; then
+  : >"$WORK/sink.port"
   java -cp "$GEN_CP" io.paycallback.bench.DownstreamSink 0 >"$WORK/sink.port" 2>"$WORK/sink.err" &
   SINK_PID=$!
   for _ in $(seq 1 100); do [[ -s $WORK/sink.port ]] && break; sleep 0.1; done
-  MERCHANT_OPTS+=("-Dpaycallback.downstream.destinations.bench.url=http://127.0.0.1:$(head -1 "$WORK/sink.port")/events"
-    "-Dpaycallback.downstream.destinations.bench.events=order.paid,refund.requested,refund.succeeded,refund.failed,alert")
+  [[ -s $WORK/sink.port ]] || { cat "$WORK/sink.err" >&2; echo "DownstreamSink did not start" >&2; exit 1; }
+  SINK_OPTS=("-Dpaycallback.downstream.destinations.sink.url=http://127.0.0.1:$(head -1 "$WORK/sink.port")/events"
+    "-Dpaycallback.downstream.destinations.sink.events=order.paid,refund.requested,refund.succeeded,refund.failed,alert")
 fi
 
 # ---- helpers -----------------------------------------------------------------------------------------------------
-record() { printf '%s\t%s\t%s\n' "$RUN" "$1" "$2" >>"$RESULTS"; }
+# Figures of a BATCH pass carry its value as a suffix (drain_base@50), so the report can put the passes side by side.
+LABEL=
+record() { printf '%s\t%s\t%s\n' "$RUN" "$1${LABEL:+@$LABEL}" "$2" >>"$RESULTS"; }
 
 reset_databases() {
   sql <<SQL
@@ -154,8 +177,13 @@ SQL
     | sed 's/CREATE TABLE pay_callback_log/CREATE TABLE ceiling_callback_log/' | sql "$CEILING_DB"
 }
 
-start_service() {
-  local started
+START_NO=0
+start_service() { # [transaction-size|default] [sink]
+  local batch=${1:-default} started
+  local opts=()
+  if [[ $batch != default ]]; then opts+=("-Dpaycallback.retry.transaction-size=$batch"); fi
+  if [[ $SINK == 1 || ${2:-} == sink ]]; then opts+=("${SINK_OPTS[@]}"); fi
+  START_NO=$((START_NO + 1))
   # Another service on these ports would answer our readiness probe and take our load.
   if curl -s -o /dev/null --max-time 1 "$APP/" || curl -s -o /dev/null --max-time 1 "$MGMT/q/health/ready"; then
     echo "something already listens on 127.0.0.1:$HTTP_PORT or :$MGMT_PORT; stop it first" >&2
@@ -168,22 +196,42 @@ start_service() {
   QUARKUS_DATASOURCE_REACTIVE_URL="mysql://127.0.0.1:3306/$DB" \
   QUARKUS_DATASOURCE_USERNAME=$DB_USER QUARKUS_DATASOURCE_PASSWORD=$DB_PASSWORD \
   PAYCALLBACK_ADMIN_TOKEN=$ADMIN_TOKEN \
-    java $JAVA_OPTS "${MERCHANT_OPTS[@]}" \
+    java $JAVA_OPTS "${MERCHANT_OPTS[@]}" ${opts[@]+"${opts[@]}"} \
       -Dquarkus.management.host=127.0.0.1 -Dquarkus.http.port="$HTTP_PORT" -Dquarkus.management.port="$MGMT_PORT" \
       "-Dquarkus.log.category.\"io.paycallback.outbox\".level=$OUTBOX_LOG" \
-      $EXTRA_JAVA_OPTS -jar target/quarkus-app/quarkus-run.jar >"$WORK/service-$RUN.log" 2>&1 &
+      $EXTRA_JAVA_OPTS -jar target/quarkus-app/quarkus-run.jar >"$WORK/service-$RUN-$START_NO.log" 2>&1 &
   SERVICE_PID=$!
   local deadline=$((started + 120000))
   until curl -fsS -o /dev/null "$MGMT/q/health/ready" 2>/dev/null; do
     if ! kill -0 "$SERVICE_PID" 2>/dev/null || (($(now_ms) > deadline)); then
-      tail -40 "$WORK/service-$RUN.log" >&2
+      tail -40 "$WORK/service-$RUN-$START_NO.log" >&2
       echo "service did not become ready" >&2
       exit 1
     fi
     sleep 0.05
   done
   kill -0 "$SERVICE_PID"
-  record start_ready_s "$(awk -v ms=$(($(now_ms) - started)) 'BEGIN{printf "%.2f", ms/1000}')"
+  local ready_s
+  ready_s=$(awk -v ms=$(($(now_ms) - started)) 'BEGIN{printf "%.2f", ms/1000}')
+  LABEL= record start_ready_s "$ready_s"
+  # From the process's own command line, so the log proves which transaction size and destinations it got.
+  log "service #$START_NO ready after $ready_s s; transaction-size: $(tr '\0' '\n' <"/proc/$SERVICE_PID/cmdline" \
+    | sed -n 's/^-Dpaycallback.retry.transaction-size=//p' | grep . || echo "service default"); sink: $(tr '\0' '\n' \
+    <"/proc/$SERVICE_PID/cmdline" | grep -q '^-Dpaycallback.downstream.destinations.sink.url=' && echo yes || echo no)"
+}
+
+# Unmeasured traffic through both channels after every start: a fresh JVM spends its first seconds in the JIT
+# compiler, and every BATCH pass starts a fresh JVM.
+warmup() {
+  ((WARMUP > 0)) || return 0
+  local ch n cur
+  for ch in stripe wxpay; do
+    if [[ $ch == stripe ]]; then n=$((WARMUP * 3000)) cur=USD; else n=$((WARMUP * 1000)) cur=CNY; fi
+    generate requests "$WORK/keys" $ch $n "WARM$RUN-$START_NO$ch-" "$WORK/warmup.req"
+    create_orders "WARM$RUN-$START_NO$ch-" $n $cur
+    WRK_DURATION=$WARMUP wrk_run warmup_$ch "$WORK/warmup.req"
+  done
+  settle 120
 }
 
 # CPU time (ms) used so far by the service and by mariadbd, from /proc: where the 2 cores go, per request.
@@ -201,7 +249,7 @@ cpu_record() { # name count
   record "$1_cpu_db_ms" "$(awk -v c=$db -v n="$2" 'BEGIN{printf "%.3f", (n > 0 ? c/n : 0)}')"
   # Minus the few polling/status statements the bench itself sent, which is noise at these counts.
   record "$1_statements" "$(awk -v c=$(($(db_counter Questions) - QUESTIONS0)) -v n="$2" 'BEGIN{printf "%.1f", (n > 0 ? c/n : 0)}')"
-  record "$1_fsyncs" "$(awk -v c=$(($(db_counter Innodb_data_fsyncs) - FSYNCS0)) -v n="$2" 'BEGIN{printf "%.2f", (n > 0 ? c/n : 0)}')"
+  record "$1_fsyncs" "$(awk -v c=$(($(db_counter Innodb_data_fsyncs) - FSYNCS0)) -v n="$2" 'BEGIN{printf "%.3f", (n > 0 ? c/n : 0)}')"
 }
 
 rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2/1024}' "/proc/$SERVICE_PID/status"; }
@@ -298,7 +346,69 @@ SQL
   local events_ms=$(now_ms)
   record "drain_${name}_with_events" "$(awk -v d=$((first_left - left)) -v ms=$((events_ms - ${first_ms:-events_ms})) \
     'BEGIN{printf "%.1f", (ms > 0 ? d*1000/ms : 0)}')"
-  log "drain $name: $rate transitions/s ($((n - left))/$n done, $(( (end_ms - loaded) / 1000 )) s after load; outbox events done $(( (events_ms - end_ms) / 1000 )) s later)"
+  log "drain $name${LABEL:+ [transaction-size $LABEL]}: $rate transitions/s ($((n - left))/$n done, $(( (end_ms - loaded) / 1000 )) s after load; outbox events done $(( (events_ms - end_ms) / 1000 )) s later)"
+}
+
+# End to end: E2E_ROWS unique paid stripe callbacks for PENDING orders, each sent once by wrk at CONNS connections
+# while the service processes them, until every order is PAID and its order.paid row for the sink is delivered.
+e2e() {
+  local n=$E2E_ROWS prefix="E$RUN-$START_NO-"
+  # Only this phase's rows in the tables: the polls below stay small and the final count needs no prefix.
+  sql "$DB" -e "TRUNCATE pay_callback_log; TRUNCATE orders; TRUNCATE outbox"
+  generate requests "$WORK/keys" stripe "$n" "$prefix" "$WORK/e2e.req"
+  create_orders "$prefix" "$n" USD
+  local out=$WORK/wrk-e2e-$RUN${LABEL:+-$LABEL}.out err=$WORK/wrk-e2e-$RUN${LABEL:+-$LABEL}.err
+  local start_ms wrk_pid rss rss_max=0 deadline
+  cpu_mark
+  start_ms=$(now_ms)
+  deadline=$((start_ms + E2E_TIMEOUT * 1000))
+  # "once": every request exactly once, every answer awaited. wrk's -d is only the upper bound: wrk sleeps its full
+  # -d even when all threads have stopped, so it is interrupted (SIGINT, its own way to end early) once every thread
+  # reported all its answers.
+  wrk -t"$WRK_THREADS" -c"$CONNS" -d"${E2E_TIMEOUT}s" --timeout 10s -s "$BENCH/ingest.lua" "$APP" \
+    -- "$WORK/e2e.req" "$WRK_THREADS" once >"$out" 2>"$err" &
+  wrk_pid=$!
+  while kill -0 "$wrk_pid" 2>/dev/null; do
+    if (($(grep -c '^e2e: thread done' "$err" || true) >= WRK_THREADS)); then kill -INT "$wrk_pid"; break; fi
+    # RSS under load: sampled while wrk sends, from /proc (no statement to the database).
+    rss=$(rss_mb); ((rss > rss_max)) && rss_max=$rss
+    sleep 0.1
+  done
+  wait "$wrk_pid" || true
+  local result ingest_ms=$(($(now_ms) - start_ms))
+  result=$(grep '^RESULT' "$out" || true)
+  log "e2e ingest${LABEL:+ [transaction-size $LABEL]}: ${result#RESULT }"
+  local field
+  for field in rps p50 p99 non200 ok200 sent socket_errors; do
+    record "e2e_ingest_$field" "$(sed -n "s/.* $field=\([0-9.]*\).*/\1/p" <<<"$result")"
+  done
+  # Processing behind it: polled every ~200 ms with two small index range counts (nothing pending in the ledger or
+  # the outbox). A stored callback is pending until its transition, which writes the order's PAID and its outbox row
+  # in one transaction; that row is pending until delivered. So once every request was answered, nothing pending
+  # means every stored callback's order is PAID and delivered, or dead: the exact count below tells which.
+  local pending
+  while pending=$(sql "$DB" -e "SELECT (SELECT COUNT(*) FROM pay_callback_log WHERE status = 0)
+      + (SELECT COUNT(*) FROM outbox WHERE status = 0)") && ((pending > 0)) && (($(now_ms) < deadline)); do
+    rss=$(rss_mb); ((rss > rss_max)) && rss_max=$rss
+    sleep 0.2
+  done
+  local end_ms=$(now_ms)
+  cpu_record e2e "$n"
+  record rss_e2e_mb "$rss_max"
+  # Orders PAID whose order.paid row for the sink is delivered (status 1), and the time from the first callback
+  # stored to the last such delivery, both from the rows' own NOW(3) stamps (the service's clock and session), so
+  # neither wrk's start-up nor the poll interval is counted.
+  local delivered first_to_last_us
+  read -r delivered first_to_last_us < <(sql "$DB" -e "SELECT COUNT(*),
+      TIMESTAMPDIFF(MICROSECOND, (SELECT MIN(created_at) FROM pay_callback_log), MAX(x.updated_at))
+    FROM orders o JOIN outbox x ON x.merchant_id = o.merchant_id AND x.out_trade_no = o.out_trade_no
+    WHERE o.status = 'PAID' AND x.type = 'order.paid' AND x.destination = 'sink' AND x.status = 1")
+  [[ $first_to_last_us =~ ^[0-9]+$ ]] || first_to_last_us=0
+  record e2e_done "$delivered"
+  record e2e "$(awk -v d="$delivered" -v us="$first_to_last_us" 'BEGIN{printf "%.1f", (us > 0 ? d*1e6/us : 0)}')"
+  # The same over the bench's own clock (wrk launched to the poll that saw nothing pending): a cross-check.
+  record e2e_wall "$(awk -v d="$delivered" -v ms=$((end_ms - start_ms)) 'BEGIN{printf "%.1f", (ms > 0 ? d*1000/ms : 0)}')"
+  log "e2e${LABEL:+ [transaction-size $LABEL]}: $delivered/$n orders PAID and delivered, first callback stored to last delivery $((first_to_last_us / 1000)) ms; wall $((end_ms - start_ms)) ms (wrk $ingest_ms ms); RSS max $rss_max MB"
 }
 
 
@@ -317,6 +427,12 @@ report() {
     ok = (op==">=" ? v+0 >= t+0 : op=="<=" ? v+0 <= t+0 : v+0 == t+0); print (ok ? "pass" : "FAIL") }'; }
   values() { awk -F'\t' -v f="$1" '$2==f {printf "%s%s", (n++ ? " " : ""), $3}' "$RESULTS"; }
 
+  # Per run, the largest of the figures matching a regex (RSS under load: after ingest, during each e2e pass).
+  run_max() { awk -F'\t' -v re="$1" '$2 ~ re {if (!($1 in m) || $3+0 > m[$1]) m[$1]=$3+0} END {for (r in m) print r "\t" m[r]}' \
+    "$RESULTS" | sort -n; }
+  # Label of a BATCH pass in the table.
+  tx() { printf '[transaction-size=%s]' "$1"; }
+
   TABLE=$WORK/table.md
   {
     echo "| figure | value (median) | ratio (median) | target | result | runs |"
@@ -326,7 +442,7 @@ report() {
     }
     row "ceiling: sysbench 1-row autocommit INSERT/s, $CONNS thr" "$(median ceiling)" "1.00" "-" "-" ceiling
     for ch in stripe wxpay; do
-      target=0.90; [[ $ch == wxpay ]] && target=0.80
+      target=0.70; [[ $ch == wxpay ]] && target=0.60
       r=$(ratio_median ${ch}_rps ceiling)
       lb=$(awk -F'\t' -v f=${ch}_exhausted_threads '$2==f && $3>0 {print ">= "; exit}' "$RESULTS")
       row "ingest $ch req/s, $CONNS conn" "$lb$(median ${ch}_rps)" "$r" ">= $target x ceiling" "$(pass "$r" '>=' $target)" ${ch}_rps
@@ -342,28 +458,76 @@ report() {
     non=$(awk -F'\t' '$2=="storm_non200" || $2=="storm_socket_errors" {s+=$3; n++} END {if (n) print s+0}' "$RESULTS")
     row "duplicate storm non-200 + socket errors (all runs)" "$non" "" "0" "$(pass "$non" '==' 0)" storm_non200
     row "duplicate storm rows stored" "$(median storm_rows)" "" "exactly 1" "$(awk -F'\t' '$2=="storm_rows" {n++; if ($3 != 1) bad=1} END {print (!n ? "n/a" : bad ? "FAIL" : "pass")}' "$RESULTS")" storm_rows
-    r=$(ratio_median drain_base ceiling)
-    row "drain $DRAIN_ROWS due, transitions/s" "$(median drain_base)" "$r" ">= 0.5 x ceiling" "$(pass "$r" '>=' 0.5)" drain_base
-    r=$(ratio_median drain_big drain_base)
-    row "drain with $EXTRA_DONE extra done rows, transitions/s (ratio to drain above)" "$(median drain_big)" "$r" ">= 0.90 x drain" "$(pass "$r" '>=' 0.90)" drain_big
-    row "drain incl. delivery of its outbox events, transitions/s (base / 1M done rows)" "$(median drain_base_with_events) / $(median drain_big_with_events)" "$(ratio_median drain_base_with_events ceiling)" "-" "-" drain_base_with_events
-  row "lease statement uses idx_pay_callback_retry (EXPLAIN)" "$(median explain_index)" "" "1" "$(pass "$(median explain_index)" '>=' 1)" explain_index
-    row "JVM RSS after ingest MB" "$(median rss_mb)" "" "<= 200" "$(pass "$(median rss_mb)" '<=' 200)" rss_mb
-    row "JVM RSS after storm / at end MB" "$(median rss_after_storm_mb) / $(median rss_end_mb)" "" "-" "-" rss_end_mb
-    for f in ceiling stripe wxpay storm drain_base drain_big; do
+    # Processing figures: one row per BATCH value, side by side.
+    for b in "${BATCH_LABELS[@]}"; do
+      r=$(ratio_median drain_base@$b ceiling)
+      row "drain $DRAIN_ROWS due, transitions/s $(tx $b)" "$(median drain_base@$b)" "$r" ">= 1.0 x ceiling" "$(pass "$r" '>=' 1.0)" drain_base@$b
+    done
+    for b in "${BATCH_LABELS[@]}"; do
+      v=$(median drain_base_statements@$b)
+      row "drain SQL statements per transition $(tx $b)" "$v" "" "<= 2.0" "$(pass "$v" '<=' 2.0)" drain_base_statements@$b
+    done
+    for b in "${BATCH_LABELS[@]}"; do
+      v=$(median drain_base_fsyncs@$b)
+      row "drain InnoDB fsyncs per transition $(tx $b)" "$v" "" "<= 0.05" "$(pass "$v" '<=' 0.05)" drain_base_fsyncs@$b
+    done
+    for b in "${BATCH_LABELS[@]}"; do
+      r=$(ratio_median drain_big@$b drain_base@$b)
+      row "drain with $EXTRA_DONE extra done rows, transitions/s (ratio to drain above) $(tx $b)" "$(median drain_big@$b)" "$r" ">= 0.90 x drain" "$(pass "$r" '>=' 0.90)" drain_big@$b
+    done
+    for b in "${BATCH_LABELS[@]}"; do
+      row "drain incl. delivery of its outbox events, transitions/s (base / $EXTRA_DONE done rows) $(tx $b)" "$(median drain_base_with_events@$b) / $(median drain_big_with_events@$b)" "$(ratio_median drain_base_with_events@$b ceiling)" "-" "-" drain_base_with_events@$b
+    done
+    row "lease statement uses idx_pay_callback_retry (EXPLAIN)" "$(median explain_index)" "" "1" "$(pass "$(median explain_index)" '>=' 1)" explain_index
+    for b in "${BATCH_LABELS[@]}"; do
+      r=$(ratio_median e2e@$b ceiling)
+      row "e2e $E2E_ROWS paid stripe callbacks, first stored to last order.paid delivered, orders/s $(tx $b)" "$(median e2e@$b)" "$r" ">= 0.5 x ceiling" "$(pass "$r" '>=' 0.5)" e2e@$b
+    done
+    for b in "${BATCH_LABELS[@]}"; do
+      row "e2e ingest req/s, $CONNS conn, processing behind it $(tx $b)" "$(median e2e_ingest_rps@$b)" "$(ratio_median e2e_ingest_rps@$b ceiling)" "-" "-" e2e_ingest_rps@$b
+    done
+    for b in "${BATCH_LABELS[@]}"; do
+      v=$(median e2e_ingest_p99@$b)
+      row "e2e ingest p99 ms $(tx $b)" "$v" "" "<= 40" "$(pass "$v" '<=' 40)" e2e_ingest_p99@$b
+    done
+    for b in "${BATCH_LABELS[@]}"; do
+      # Every run: each callback sent once, answered 200, its order PAID and its order.paid delivered to the sink.
+      ok=$(awk -F'\t' -v b="@$b" -v n="$E2E_ROWS" '$2=="e2e_ingest_sent"b || $2=="e2e_ingest_ok200"b || $2=="e2e_done"b {k++; if ($3 != n) bad=1}
+        $2=="e2e_ingest_socket_errors"b {k++; if ($3 != 0) bad=1} END {print (!k ? "n/a" : bad ? "FAIL" : "pass")}' "$RESULTS")
+      row "e2e callbacks sent / answered 200 / orders PAID and delivered; socket errors $(tx $b)" \
+        "$(median e2e_ingest_sent@$b) / $(median e2e_ingest_ok200@$b) / $(median e2e_done@$b); $(median e2e_ingest_socket_errors@$b)" \
+        "" "all $E2E_ROWS; 0" "$ok" e2e_done@$b
+    done
+    rss=$(run_max '^(rss_mb|rss_e2e_mb@.*)$' | cut -f2 \
+      | sort -g | awk '{v[NR]=$1} END {if (NR) print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}')
+    printf '| %s | %s | %s | %s | %s | %s |\n' "JVM RSS under load MB (max of after ingest and during e2e)" "$rss" "" "<= 200" \
+      "$(pass "$rss" '<=' 200)" "$(run_max '^(rss_mb|rss_e2e_mb@.*)$' | cut -f2 | paste -sd' ')"
+    row "JVM RSS after ingest / after storm MB" "$(median rss_mb) / $(median rss_after_storm_mb)" "" "-" "-" rss_mb
+    for b in "${BATCH_LABELS[@]}"; do
+      row "JVM RSS at end of drain / max during e2e MB $(tx $b)" "$(median rss_end_mb@$b) / $(median rss_e2e_mb@$b)" "" "-" "-" rss_e2e_mb@$b
+    done
+    for f in ceiling stripe wxpay storm; do
       [[ -n $(median ${f}_cpu_java_ms) ]] || continue
       row "per request/transition, $f: CPU ms service / mariadbd; SQL statements; InnoDB fsyncs" \
         "$(median ${f}_cpu_java_ms) / $(median ${f}_cpu_db_ms); $(median ${f}_statements); $(median ${f}_fsyncs)" "" "-" "-" ${f}_cpu_java_ms
     done
-    row "process start to first ready probe, s" "$(median start_ready_s)" "" "-" "-" start_ready_s
+    for f in drain_base drain_big e2e; do
+      for b in "${BATCH_LABELS[@]}"; do
+        [[ -n $(median ${f}_cpu_java_ms@$b) ]] || continue
+        row "per $([[ $f == e2e ]] && echo order || echo transition), $f: CPU ms service / mariadbd; SQL statements; InnoDB fsyncs $(tx $b)" \
+          "$(median ${f}_cpu_java_ms@$b) / $(median ${f}_cpu_db_ms@$b); $(median ${f}_statements@$b); $(median ${f}_fsyncs@$b)" "" "-" "-" ${f}_cpu_java_ms@$b
+      done
+    done
+    row "process start to first ready probe, s (every start)" "$(median start_ready_s)" "" "-" "-" start_ready_s
   } >"$TABLE"
 
   {
     echo "# pay-callback benchmark — latest"
     echo
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- src 2>/dev/null || echo ' + uncommitted src changes'), $(nproc) cores, $(mariadb -uroot -N -e 'SELECT VERSION()'), $(java -version 2>&1 | head -1)."
-    echo "runs finished: $RUN of RUNS=$RUNS, $CONNS connections / sysbench threads, ${DURATION} s per load phase, wrk $WRK_THREADS threads."
-    echo "JVM options ($JAVA_OPTS_SOURCE): \`$JAVA_OPTS\`; extra: \`${EXTRA_JAVA_OPTS:-none}\`; outbox log level $OUTBOX_LOG; downstream: $([[ $SINK == 1 ]] && echo "HTTP sink (SINK=1)" || echo "log destination")."
+    echo "runs finished: $RUN of RUNS=$RUNS, $CONNS connections / sysbench threads, ${DURATION} s per load phase, wrk $WRK_THREADS threads; phases:${PHASES% }; DRAIN_ROWS=$DRAIN_ROWS, EXTRA_DONE=$EXTRA_DONE, E2E_ROWS=$E2E_ROWS, WARMUP=$WARMUP s."
+    echo "BATCH (paycallback.retry.transaction-size of the drain and e2e passes, each on a freshly started service): ${BATCH_LABELS[*]}."
+    echo "JVM options ($JAVA_OPTS_SOURCE): \`$JAVA_OPTS\`; extra: \`${EXTRA_JAVA_OPTS:-none}\`; outbox log level $OUTBOX_LOG; downstream: $([[ $SINK == 1 ]] && echo "HTTP sink (SINK=1)" || echo "log destination")$(phase e2e && echo "; e2e always to the HTTP sink")."
     echo "Ratios are per run (same run's ceiling), then the median; \"runs\" lists each run's value."
     echo
     cat "$TABLE"
@@ -380,71 +544,81 @@ report() {
 for RUN in $(seq 1 "$RUNS"); do
   log "run $RUN/$RUNS"
   reset_databases
-  start_service
-  log "ready after $(awk -F'\t' -v r="$RUN" '$1==r && $2=="start_ready_s" {print $3}' "$RESULTS") s"
 
-  if ((WARMUP > 0)); then
-    for ch in stripe wxpay; do
-      if [[ $ch == stripe ]]; then n=$((WARMUP * 3000)) cur=USD; else n=$((WARMUP * 1000)) cur=CNY; fi
-      generate requests "$WORK/keys" $ch $n "WARM$RUN$ch-" "$WORK/warmup.req"
-      create_orders "WARM$RUN$ch-" $n $cur
-      WRK_DURATION=$WARMUP wrk_run warmup_$ch "$WORK/warmup.req"
-    done
-    settle 120
+  # The ceiling and the ingest phases run on one service with its defaults (no BATCH: transaction-size applies to
+  # processing, which they do not time).
+  if phase ceiling || phase stripe || phase wxpay || phase storm; then
+    start_service
+    warmup
+
+    if phase ceiling; then ceiling; fi
+
+    # Signed right before each phase: WeChat accepts +-5 min and Stripe +-300 s around the send time.
+    if phase stripe; then
+      generate requests "$WORK/keys" stripe "$STRIPE_COUNT" "S$RUN-" "$WORK/stripe.req"
+      create_orders "S$RUN-" "$STRIPE_COUNT" USD
+      wrk_run stripe "$WORK/stripe.req"
+      # Rows of this phase only (the warm-up's have another prefix); in-flight requests at the end of -d are stored
+      # but not counted by wrk, so rows slightly exceed requests.
+      record stripe_rows "$(sql "$DB" -e "SELECT COUNT(*) FROM pay_callback_log WHERE out_trade_no LIKE 'S$RUN-%'")"
+      record rss_after_stripe_mb "$(rss_mb)"
+      settle 120
+    fi
+
+    if phase wxpay; then
+      generate requests "$WORK/keys" wxpay "$WX_COUNT" "W$RUN-" "$WORK/wxpay.req"
+      create_orders "W$RUN-" "$WX_COUNT" CNY
+      wrk_run wxpay "$WORK/wxpay.req"
+      record rss_mb "$(rss_mb)"
+      record wxpay_rows "$(sql "$DB" -e "SELECT COUNT(*) FROM pay_callback_log WHERE out_trade_no LIKE 'W$RUN-%'")"
+      settle 120
+    fi
+
+    if phase storm; then
+      generate requests "$WORK/keys" stripe 1 "STORM$RUN-" "$WORK/storm.req" same
+      create_orders "STORM$RUN-" 1 USD
+      wrk_run storm "$WORK/storm.req" cycle
+      record storm_rows "$(sql "$DB" -e "SELECT COUNT(*) FROM pay_callback_log WHERE out_trade_no = 'STORM$RUN-0'")"
+      record rss_after_storm_mb "$(rss_mb)"
+      settle 120
+    fi
+    cleanup
   fi
 
-  if [[ $PHASES == *" ceiling "* ]]; then ceiling; fi
-
-  # Signed right before each phase: WeChat accepts +-5 min and Stripe +-300 s around the send time.
-  if [[ $PHASES == *" stripe "* ]]; then
-    generate requests "$WORK/keys" stripe "$STRIPE_COUNT" "S$RUN-" "$WORK/stripe.req"
-    create_orders "S$RUN-" "$STRIPE_COUNT" USD
-    wrk_run stripe "$WORK/stripe.req"
-    # Rows of this phase only (the warm-up's have another prefix); in-flight requests at the end of -d are stored
-    # but not counted by wrk, so rows slightly exceed requests.
-    record stripe_rows "$(sql "$DB" -e "SELECT COUNT(*) FROM pay_callback_log WHERE out_trade_no LIKE 'S$RUN-%'")"
-    record rss_after_stripe_mb "$(rss_mb)"
-    settle 120
-  fi
-
-  if [[ $PHASES == *" wxpay "* ]]; then
-    generate requests "$WORK/keys" wxpay "$WX_COUNT" "W$RUN-" "$WORK/wxpay.req"
-    create_orders "W$RUN-" "$WX_COUNT" CNY
-    wrk_run wxpay "$WORK/wxpay.req"
-    record rss_mb "$(rss_mb)"
-    record wxpay_rows "$(sql "$DB" -e "SELECT COUNT(*) FROM pay_callback_log WHERE out_trade_no LIKE 'W$RUN-%'")"
-    settle 120
-  fi
-
-  if [[ $PHASES == *" storm "* ]]; then
-    generate requests "$WORK/keys" stripe 1 "STORM$RUN-" "$WORK/storm.req" same
-    create_orders "STORM$RUN-" 1 USD
-    wrk_run storm "$WORK/storm.req" cycle
-    record storm_rows "$(sql "$DB" -e "SELECT COUNT(*) FROM pay_callback_log WHERE out_trade_no = 'STORM$RUN-0'")"
-    record rss_after_storm_mb "$(rss_mb)"
-    settle 120
-  fi
-
-  # Drain on a table holding only the due rows, then on one that also holds EXTRA_DONE done rows (bodies blanked,
-  # as housekeeping leaves them after a day): the (status, next_retry_at) index must keep the lease cost flat.
-  if [[ $PHASES == *" drain "* ]]; then
-    sql "$DB" -e "TRUNCATE pay_callback_log; TRUNCATE orders; TRUNCATE outbox"
-    drain base
-    if ((EXTRA_DONE > 0)); then
+  # Processing phases, once per BATCH value, each on a freshly started (and warmed) service with that transaction
+  # size. The drain keeps its own service, without the sink unless SINK=1, so its figures stay comparable with
+  # earlier runs; e2e gets one that delivers order.paid to the sink.
+  for LABEL in "${BATCH_LABELS[@]}"; do
+    # Drain on a table holding only the due rows, then on one that also holds EXTRA_DONE done rows (bodies blanked,
+    # as housekeeping leaves them after a day): the (status, next_retry_at) index must keep the lease cost flat.
+    if phase drain; then
+      start_service "$LABEL"
+      warmup
       sql "$DB" -e "TRUNCATE pay_callback_log; TRUNCATE orders; TRUNCATE outbox"
-      sql "$DB" -e "INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount,
-          currency, status, retry_count, next_retry_at, raw_body, created_at, updated_at)
-        SELECT 'default', 'wxpay', CONCAT('42X-', seq), CONCAT('X-', seq), 'SUCCESS', 88.00, 'CNY', 1, 0,
-          NOW(3) - INTERVAL 2 DAY, '', NOW(3) - INTERVAL 2 DAY, NOW(3) - INTERVAL 2 DAY FROM seq_1_to_$EXTRA_DONE;
-        ANALYZE TABLE pay_callback_log" >/dev/null
-      drain big
+      drain base
+      if ((EXTRA_DONE > 0)); then
+        sql "$DB" -e "TRUNCATE pay_callback_log; TRUNCATE orders; TRUNCATE outbox"
+        sql "$DB" -e "INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount,
+            currency, status, retry_count, next_retry_at, raw_body, created_at, updated_at)
+          SELECT 'default', 'wxpay', CONCAT('42X-', seq), CONCAT('X-', seq), 'SUCCESS', 88.00, 'CNY', 1, 0,
+            NOW(3) - INTERVAL 2 DAY, '', NOW(3) - INTERVAL 2 DAY, NOW(3) - INTERVAL 2 DAY FROM seq_1_to_$EXTRA_DONE;
+          ANALYZE TABLE pay_callback_log" >/dev/null
+        rm -f "$WORK/explain.txt"
+        drain big
+        LABEL= record explain_index "$(grep -c idx_pay_callback_retry "$WORK/explain.txt" || true)"
+      fi
+      record rss_end_mb "$(rss_mb)"
+      cleanup
     fi
-    if [[ -f $WORK/explain.txt ]]; then
-      record explain_index "$(grep -c idx_pay_callback_retry "$WORK/explain.txt" || true)"
+
+    if phase e2e; then
+      start_service "$LABEL" sink
+      warmup
+      e2e
+      cleanup
     fi
-    record rss_end_mb "$(rss_mb)"
-  fi
-  cleanup
+  done
+  LABEL=
   report
   log "run $RUN done; table so far in deploy/bench/results/latest.md"
 done
