@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The worker threads: a fixed number of them, fed by two paths. A freshly reserved callback and the outbox rows a
  * transition wrote arrive already leased by their writer and wait, per table, for a worker, which takes whatever is
  * waiting up to a batch, and goes on while rows wait: a micro-batch that adds no delay when the service is idle (a lone
- * row is a batch of one) and grows by itself under load. When too many wait, ingest writes new rows due instead of
+ * row is a batch of one) and grows by itself under load, since only a few workers per table take fresh rows. When too many wait, ingest writes new rows due instead of
  * leased, and the scanner takes them. The scanner hands over whole leased batches and waits for them.
  */
 @ApplicationScoped
@@ -42,6 +42,8 @@ public class Worker {
     private final ThreadPoolExecutor executor;
     private final Map<LeasedTable, Queue<Leased>> waiting = new EnumMap<>(LeasedTable.class);
     private final AtomicInteger waitingCount = new AtomicInteger();
+    private final Map<LeasedTable, AtomicInteger> takers = new EnumMap<>(LeasedTable.class);
+    private final int takersPerTable;
     private final int waitingLimit;
     private final Duration shutdownGrace;
 
@@ -60,7 +62,12 @@ public class Worker {
                 });
         for (LeasedTable table : LeasedTable.values()) {
             waiting.put(table, new ConcurrentLinkedQueue<>());
+            takers.put(table, new AtomicInteger());
         }
+        // Few takers per table, so that rows arriving while they work wait for the next batch together instead of
+        // each starting a transaction of its own: batches then grow with the load. The other workers stay free for
+        // the other tables and the scanner.
+        this.takersPerTable = Math.max(1, threads / 4);
         this.shutdownGrace = config.retry().shutdownGrace();
     }
 
@@ -78,11 +85,24 @@ public class Worker {
         LeasedTable table = row.lease().table();
         waitingCount.incrementAndGet();
         waiting.get(table).add(row);
+        startTaking(table);
+    }
+
+    /** Sets one more worker taking rows of the table, unless {@link #takersPerTable} already are. */
+    private void startTaking(LeasedTable table) {
+        AtomicInteger active = takers.get(table);
+        int now;
+        do {
+            now = active.get();
+            if (now >= takersPerTable) {
+                return;
+            }
+        } while (!active.compareAndSet(now, now + 1));
         try {
             executor.execute(() -> takeWaiting(table));
         } catch (RejectedExecutionException full) {
-            // Every worker taking rows of this table goes on until none wait, so the row goes with one of them.
-            LOG.debugf("Worker queue full; %s #%d waits for the next batch", table.table(), row.lease().id());
+            active.decrementAndGet();
+            LOG.debugf("Worker queue full; rows of %s wait for the next batch or the scanner", table.table());
         }
     }
 
@@ -117,19 +137,27 @@ public class Worker {
     private void takeWaiting(LeasedTable table) {
         Queue<Leased> queue = waiting.get(table);
         int size = processor.batchSize(table);
-        List<Leased> batch = new ArrayList<>(size);
-        do {
-            batch.clear();
-            Leased next;
-            while (batch.size() < size && (next = queue.poll()) != null) {
-                batch.add(next);
+        try {
+            List<Leased> batch = new ArrayList<>(size);
+            while (!executor.isShutdown()) {
+                batch.clear();
+                Leased next;
+                while (batch.size() < size && (next = queue.poll()) != null) {
+                    batch.add(next);
+                }
+                if (batch.isEmpty()) {
+                    return;
+                }
+                waitingCount.addAndGet(-batch.size());
+                handOver(processor.process(List.copyOf(batch)));
             }
-            if (batch.isEmpty()) {
-                return;
+        } finally {
+            takers.get(table).decrementAndGet();
+            // A row that arrived between the last empty poll and the decrement found every taker busy: take it now.
+            if (!queue.isEmpty() && !executor.isShutdown()) {
+                startTaking(table);
             }
-            waitingCount.addAndGet(-batch.size());
-            handOver(processor.process(List.copyOf(batch)));
-        } while (!executor.isShutdown());
+        }
     }
 
     private void handOver(List<Leased> written) {
