@@ -58,6 +58,7 @@ public class Leases {
             WHERE id = ? AND status = 2""";
 
     private static final int ERROR_LENGTH = 500;
+    private static final int LOCK_CONTEST_RETRIES = 2;
 
     private final Pool pool;
     private final Map<LeasedTable, Statements> statements = new EnumMap<>(LeasedTable.class);
@@ -69,11 +70,16 @@ public class Leases {
         }
     }
 
-    /** Leases up to {@code limit} due rows, oldest due first, with one statement. */
+    /**
+     * Leases up to {@code limit} due rows, oldest due first, with one statement. Another instance's scan or a batch's
+     * finish can meet it in a deadlock over the index range; that is a race, not an error: the statement is tried
+     * again a couple of times, then this scan leases nothing and the next one looks again.
+     */
     public Uni<List<Lease>> leaseDue(LeasedTable table, int limit, Duration leaseTime) {
         String token = UUID.randomUUID().toString();
         Statements sql = statements.get(table);
         return pool.preparedQuery(sql.leaseDue).execute(Tuple.of(token, TimeUnit.MICROSECONDS.convert(leaseTime), limit))
+                .onFailure(MySqlErrors::isLockContest).retry().atMost(LOCK_CONTEST_RETRIES)
                 .flatMap(updated -> updated.rowCount() == 0
                         ? Uni.createFrom().item(List.<Lease>of())
                         : pool.preparedQuery(sql.leasedBy).execute(Tuple.of(token)).map(rows -> {
@@ -82,7 +88,8 @@ public class Leases {
                                 leases.add(new Lease(table, row.getLong("id"), token, row.getInteger("retry_count")));
                             }
                             return leases;
-                        }));
+                        }))
+                .onFailure(MySqlErrors::isLockContest).recoverWithItem(List.of());
     }
 
     /** Leases one row if it is due; empty when somebody else has it or it is done. */
