@@ -22,7 +22,6 @@ import io.paycallback.provider.ProviderException;
 import io.paycallback.retry.AfterCommit;
 import io.paycallback.retry.Attempted;
 import io.paycallback.retry.LeaseHandler;
-import io.paycallback.retry.Tried;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -127,15 +126,7 @@ public class Reconciler implements LeaseHandler {
 
     @Override
     public Attempted attempt(List<Leased> batch) {
-        List<Attempted> tried = new ArrayList<>(batch.size());
-        for (Leased row : batch) {
-            try {
-                tried.add(attempt(row.lease()));
-            } catch (RuntimeException failure) {
-                tried.add(Attempted.of(new Tried.Failed(row.lease(), failure)));
-            }
-        }
-        return Attempted.all(tried);
+        return Attempted.eachAlone(batch, this::attempt);
     }
 
     Attempted attempt(Lease lease) {

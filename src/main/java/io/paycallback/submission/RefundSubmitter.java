@@ -27,7 +27,6 @@ import io.paycallback.provider.RefundOrder;
 import io.paycallback.retry.AfterCommit;
 import io.paycallback.retry.Attempted;
 import io.paycallback.retry.LeaseHandler;
-import io.paycallback.retry.Tried;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -37,7 +36,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -117,15 +115,7 @@ public class RefundSubmitter implements LeaseHandler {
 
     @Override
     public Attempted attempt(List<Leased> batch) {
-        List<Attempted> tried = new ArrayList<>(batch.size());
-        for (Leased row : batch) {
-            try {
-                tried.add(attempt(row.lease()));
-            } catch (RuntimeException failure) {
-                tried.add(Attempted.of(new Tried.Failed(row.lease(), failure)));
-            }
-        }
-        return Attempted.all(tried);
+        return Attempted.eachAlone(batch, this::attempt);
     }
 
     Attempted attempt(Lease lease) {
