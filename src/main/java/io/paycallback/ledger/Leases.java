@@ -37,8 +37,9 @@ public class Leases {
             WHERE id = ? AND lease_token = ? AND status = 0""";
     // No "status = 0" here, unlike the one-row statements: with it, MariaDB picks the (status, next_retry_at) index
     // and walks every pending row. It adds nothing: only a pending row ever carries a token.
+    // The second %s: what the handler sets on each row besides, one CASE over the ids per column.
     private static final String FINISH_ALL = """
-            UPDATE %s SET status = 1, lease_token = NULL, last_error = NULL, updated_at = NOW(3)
+            UPDATE %s SET status = 1, lease_token = NULL, last_error = NULL, updated_at = NOW(3)%s
             WHERE (id, lease_token) IN (%s)""";
     private static final String RELEASE = """
             UPDATE %s SET next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), lease_token = NULL, last_error = ?,
@@ -121,23 +122,57 @@ public class Leases {
         if (held.size() == 1) {
             return finish(client, held.get(0));
         }
-        LeasedTable table = held.get(0).table();
+        return finishAll(client, List.of(), held.stream().map(lease -> new Finishing(lease, List.of())).toList());
+    }
+
+    /**
+     * {@link #finishAll(SqlClient, List)}, and in the same statement sets each of {@code columns} on every row to that
+     * row's own value, so what a handler keeps of the outcome costs no statement of its own.
+     */
+    public Uni<Void> finishAll(SqlClient client, List<RowColumn> columns, List<Finishing> rows) {
+        LeasedTable table = rows.get(0).lease().table();
         Tuple params = Tuple.tuple();
+        StringBuilder sets = new StringBuilder();
+        for (int column = 0; column < columns.size(); column++) {
+            StringBuilder perRow = new StringBuilder("CASE id");
+            for (Finishing row : rows) {
+                perRow.append(" WHEN ? THEN ?");
+                params.addLong(row.lease().id()).addValue(row.values().get(column));
+            }
+            sets.append(", ").append(columns.get(column).name()).append(" = ")
+                    .append(columns.get(column).expression().formatted(perRow.append(" END")));
+        }
         StringBuilder pairs = new StringBuilder();
-        for (Lease lease : held) {
+        for (Finishing row : rows) {
+            Lease lease = row.lease();
             if (lease.table() != table) {
                 throw new IllegalArgumentException("leases of " + table + " and " + lease.table() + " in one finish");
+            }
+            if (row.values().size() != columns.size()) {
+                throw new IllegalArgumentException(row.values().size() + " values for " + columns.size() + " columns");
             }
             pairs.append(pairs.isEmpty() ? "(?, ?)" : ", (?, ?)");
             params.addLong(lease.id()).addString(lease.token());
         }
-        return client.preparedQuery(FINISH_ALL.formatted(table.table(), pairs)).execute(params).map(updated -> {
-            if (updated.rowCount() != held.size()) {
-                throw new LeaseLostException(held.size() - updated.rowCount() + " of " + held.size()
+        return client.preparedQuery(FINISH_ALL.formatted(table.table(), sets, pairs)).execute(params).map(updated -> {
+            if (updated.rowCount() != rows.size()) {
+                throw new LeaseLostException(rows.size() - updated.rowCount() + " of " + rows.size()
                         + " leases on " + table.table() + " are no longer held");
             }
             return null;
         });
+    }
+
+    /**
+     * A column a finish sets besides the lease's own.
+     *
+     * @param expression SQL with {@code %s} where the row's own value goes, e.g. {@code "%s"} for the value itself
+     */
+    public record RowColumn(String name, String expression) {
+    }
+
+    /** A held row to finish and its values for the finish's {@link RowColumn}s, in their order. */
+    public record Finishing(Lease lease, List<Object> values) {
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.paycallback.outbox;
 
+import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeaseLostException;
+import io.paycallback.ledger.Leases;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -10,13 +12,19 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
-/** The {@code delivery_attempts} table: every HTTP try of an outbox event, written with the try's outcome. */
+/**
+ * Every HTTP try of an outbox event, written with the try's outcome: the try that delivers it on the event's row, by
+ * the finish that marks it done; every other try in {@code delivery_attempts}. Read back as one list.
+ */
 @ApplicationScoped
 public class DeliveryAttempts {
 
@@ -34,12 +42,29 @@ public class DeliveryAttempts {
             SELECT id, outbox_id, try_number, destination, attempted_at, result, http_status, error, latency_ms,
                    response_length, response_body
             FROM delivery_attempts_archive WHERE outbox_id = ? ORDER BY id""";
-    static final String EVENT_EXISTS = "SELECT COUNT(*) FROM outbox WHERE id = ?";
+    static final String EVENT = """
+            SELECT retry_count, destination, delivered_at, delivered_http_status, delivered_latency_ms,
+                   delivered_response_length, delivered_response_body
+            FROM outbox WHERE id = ?""";
+    static final String ARCHIVED_EVENT = """
+            SELECT retry_count, destination, delivered_at, delivered_http_status, delivered_latency_ms,
+                   delivered_response_length, delivered_response_body
+            FROM outbox_archive WHERE id = ?""";
+
+    private static final List<Leases.RowColumn> DELIVERED_TRY = List.of(
+            // As for a delivery_attempts row: the statement runs a moment after the try; measured back to its start.
+            new Leases.RowColumn("delivered_at", "DATE_SUB(NOW(3), INTERVAL %s MICROSECOND)"),
+            new Leases.RowColumn("delivered_http_status", "%s"),
+            new Leases.RowColumn("delivered_latency_ms", "%s"),
+            new Leases.RowColumn("delivered_response_length", "%s"),
+            new Leases.RowColumn("delivered_response_body", "%s"));
 
     private final Pool pool;
+    private final Leases leases;
 
-    public DeliveryAttempts(Pool pool) {
+    public DeliveryAttempts(Pool pool, Leases leases) {
         this.pool = pool;
+        this.leases = leases;
     }
 
     public Uni<Void> record(SqlClient client, DeliveryAttempt attempt) {
@@ -67,40 +92,67 @@ public class DeliveryAttempts {
     }
 
     /**
-     * Runs the try's outcome and records the attempt in one transaction. When the outcome finds the lease gone (another
-     * worker has the row now), the transaction rolls back, but the try did reach the destination: the attempt is then
-     * recorded on its own before the failure goes on.
+     * Marks the events done, each with its delivering try, in one fenced statement inside the caller's transaction;
+     * fails with {@link LeaseLostException} unless every lease is still held.
      */
-    public <T> Uni<T> withOutcome(DeliveryAttempt attempt, Function<SqlClient, Uni<T>> outcome) {
-        return pool.withTransaction(tx -> outcome.apply(tx).call(() -> record(tx, attempt)))
+    public Uni<Void> finishDelivered(SqlClient client, Map<Lease, DeliveryAttempt> delivered) {
+        List<Leases.Finishing> rows = new ArrayList<>(delivered.size());
+        delivered.forEach((lease, attempt) -> rows.add(new Leases.Finishing(lease, Arrays.asList(
+                (System.nanoTime() - attempt.startedNanos()) / 1_000, attempt.httpStatus(), attempt.latencyMillis(),
+                attempt.responseLength(), io.vertx.core.buffer.Buffer.buffer(attempt.responseBody())))));
+        return leases.finishAll(client, DELIVERED_TRY, rows);
+    }
+
+    /**
+     * One event's delivering try and its finish, in one transaction. When the lease is gone (another worker has the
+     * row now), the try did still reach the destination: it is recorded on its own before the failure goes on.
+     */
+    public Uni<Void> finishDelivered(Lease lease, DeliveryAttempt attempt) {
+        return pool.withTransaction(tx -> finishDelivered(tx, Map.of(lease, attempt)))
                 .onFailure(LeaseLostException.class).call(() -> record(pool, attempt));
     }
 
     /** Every attempt of one event, oldest first; empty when the event does not exist in the hot table. */
     public Uni<Optional<List<RecordedAttempt>>> list(long eventId) {
-        return pool.preparedQuery(EVENT_EXISTS).execute(Tuple.of(eventId)).flatMap(exists -> {
-            if (exists.iterator().next().getLong(0) == 0) {
+        return withDeliveredTry(eventId, EVENT, LIST_FOR_EVENT);
+    }
+
+    /** Every attempt of one archived event, oldest first; empty also when no event has this id in the archive. */
+    public Uni<List<RecordedAttempt>> listArchived(long eventId) {
+        return withDeliveredTry(eventId, ARCHIVED_EVENT, LIST_ARCHIVED_FOR_EVENT).map(found -> found.orElse(List.of()));
+    }
+
+    private Uni<Optional<List<RecordedAttempt>>> withDeliveredTry(long eventId, String event, String others) {
+        return pool.preparedQuery(event).execute(Tuple.of(eventId)).flatMap(events -> {
+            var found = events.iterator();
+            if (!found.hasNext()) {
                 return Uni.createFrom().item(Optional.<List<RecordedAttempt>>empty());
             }
-            return pool.preparedQuery(LIST_FOR_EVENT).execute(Tuple.of(eventId)).map(rows -> {
+            Optional<RecordedAttempt> delivered = deliveredTry(eventId, found.next());
+            return pool.preparedQuery(others).execute(Tuple.of(eventId)).map(rows -> {
                 List<RecordedAttempt> attempts = new ArrayList<>();
                 for (Row row : rows) {
                     attempts.add(recorded(row));
                 }
+                delivered.ifPresent(attempts::add);
+                // Stable: a delivered try of the same millisecond as a failed one still comes after it.
+                attempts.sort(Comparator.comparing(RecordedAttempt::attemptedAt));
                 return Optional.of(attempts);
             });
         });
     }
 
-    /** Every attempt of one archived event, oldest first; empty also when no event has this id in the archive. */
-    public Uni<List<RecordedAttempt>> listArchived(long eventId) {
-        return pool.preparedQuery(LIST_ARCHIVED_FOR_EVENT).execute(Tuple.of(eventId)).map(rows -> {
-            List<RecordedAttempt> attempts = new ArrayList<>();
-            for (Row row : rows) {
-                attempts.add(recorded(row));
-            }
-            return attempts;
-        });
+    /** The try kept on the event's row, with no id of its own: none was delivered before V9 or if it is not done. */
+    private static Optional<RecordedAttempt> deliveredTry(long eventId, Row event) {
+        LocalDateTime at = event.getLocalDateTime("delivered_at");
+        if (at == null) {
+            return Optional.empty();
+        }
+        Buffer body = event.getBuffer("delivered_response_body");
+        Integer length = event.getInteger("delivered_response_length");
+        return Optional.of(new RecordedAttempt(null, eventId, event.getInteger("retry_count") + 1, at,
+                event.getString("destination"), DeliveryResult.DELIVERED, event.getInteger("delivered_http_status"), null,
+                event.getLong("delivered_latency_ms"), length, text(body), truncated(body, length)));
     }
 
     private static RecordedAttempt recorded(Row row) {
@@ -109,8 +161,14 @@ public class DeliveryAttempts {
         return new RecordedAttempt(row.getLong("id"), row.getLong("outbox_id"), row.getInteger("try_number"),
                 row.getLocalDateTime("attempted_at"), row.getString("destination"),
                 DeliveryResult.of(row.getString("result")), row.getInteger("http_status"), row.getString("error"),
-                row.getLong("latency_ms"), length,
-                body == null ? null : new String(body.getBytes(), StandardCharsets.UTF_8),
-                body != null && length != null && length > body.length());
+                row.getLong("latency_ms"), length, text(body), truncated(body, length));
+    }
+
+    private static String text(Buffer body) {
+        return body == null ? null : new String(body.getBytes(), StandardCharsets.UTF_8);
+    }
+
+    private static boolean truncated(Buffer body, Integer length) {
+        return body != null && length != null && length > body.length();
     }
 }

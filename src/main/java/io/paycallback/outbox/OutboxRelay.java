@@ -36,8 +36,8 @@ import java.util.Optional;
  * The outbox's {@link LeaseHandler}: delivers leased events, each a JSON POST with an Idempotency-Key that is the same
  * on every try, so a receiver that saw an earlier try can tell. A batch's events are sent concurrently, at most
  * {@code concurrency} at once per destination, each its own request; any 2xx is delivered, anything else fails that
- * event's try and the lease's backoff decides. Every HTTP try is recorded in {@code delivery_attempts} with the
- * outcome it led to: the delivered ones of a batch with one INSERT beside the one fenced finish of their rows.
+ * event's try and the lease's backoff decides. Every HTTP try is recorded with the outcome it led to: a delivered one
+ * on its event's row, by the one fenced finish of the batch's delivered rows; the others in {@code delivery_attempts}.
  */
 @ApplicationScoped
 public class OutboxRelay implements LeaseHandler {
@@ -203,19 +203,19 @@ public class OutboxRelay implements LeaseHandler {
     }
 
     /**
-     * Marks the delivered rows done and records their tries in one transaction; should any lease be gone, each row
-     * is finished alone, so the others still are and the lost one's try is still recorded.
+     * Marks the delivered rows done, each with its try, in one transaction; should any lease be gone, each row is
+     * finished alone, so the others still are and the lost one's try is still recorded.
      */
     private List<Tried> finish(List<Delivery> delivered) {
         if (delivered.isEmpty()) {
             return List.of();
         }
         if (delivered.size() > 1) {
-            List<Lease> held = delivered.stream().map(Delivery::lease).toList();
+            Map<Lease, DeliveryAttempt> tries = new LinkedHashMap<>();
+            delivered.forEach(delivery -> tries.put(delivery.lease(), delivery.attempt()));
             try {
-                pool.withTransaction(tx -> attempts.recordAll(tx, delivered.stream().map(Delivery::attempt).toList())
-                        .chain(() -> leases.finishAll(tx, held))).await().atMost(leaseTime);
-                return held.stream().<Tried>map(lease -> new Tried.Done(lease, DELIVERED)).toList();
+                pool.withTransaction(tx -> attempts.finishDelivered(tx, tries)).await().atMost(leaseTime);
+                return tries.keySet().stream().<Tried>map(lease -> new Tried.Done(lease, DELIVERED)).toList();
             } catch (RuntimeException failure) {
                 LOG.debugf("Finishing %d delivered events together failed, each alone: %s", delivered.size(), failure.toString());
             }
@@ -223,7 +223,7 @@ public class OutboxRelay implements LeaseHandler {
         List<Tried> tried = new ArrayList<>(delivered.size());
         for (Delivery delivery : delivered) {
             try {
-                attempts.withOutcome(delivery.attempt(), tx -> leases.finish(tx, delivery.lease())).await().atMost(leaseTime);
+                attempts.finishDelivered(delivery.lease(), delivery.attempt()).await().atMost(leaseTime);
                 tried.add(new Tried.Done(delivery.lease(), DELIVERED));
             } catch (LeaseLostException lost) {
                 tried.add(new Tried.Lost(delivery.lease()));

@@ -49,8 +49,13 @@ class ArchivedTimelineTest {
         db.update("""
                 INSERT INTO delivery_attempts (outbox_id, try_number, destination, attempted_at, result, http_status,
                     latency_ms, response_length, response_body)
-                VALUES (?, 1, 'sink', DATE_SUB(NOW(3), INTERVAL 400 DAY), 'delivered', 200, 12, 11, 'accepted-42')""",
+                VALUES (?, 1, 'sink', DATE_SUB(NOW(3), INTERVAL 400 DAY), 'refused', 503, 12, 9, 'busy-4711')""",
                 archivedEvent);
+        // The try that delivered it is kept on the event's row, and moves with it.
+        db.update("""
+                UPDATE outbox SET retry_count = 1, delivered_at = DATE_SUB(NOW(3), INTERVAL 399 DAY), delivered_http_status = 200,
+                    delivered_latency_ms = 7, delivered_response_length = 11, delivered_response_body = 'accepted-42'
+                WHERE id = ?""", archivedEvent);
         String liveTrade = Ids.unique("NEWTRADE");
         long livePayment = insertPayment(liveTrade, outTradeNo, "1 HOUR");
         long liveEvent = insertEvent("archive-test:" + liveTrade, outTradeNo, "1 HOUR");
@@ -75,7 +80,9 @@ class ArchivedTimelineTest {
                 .as("listed by id, as live rows are").isLessThan(page.indexOf("id=\"cb-payment-" + livePayment + "\""));
 
         assertThat(fragment(page, "ev-" + archivedEvent, "</article>")).contains(BADGE)
-                .contains("archived with the event").contains("accepted-42");
+                .contains("archived with the event").contains("busy-4711").contains("accepted-42");
+        assertThat(fragment(page, "ev-" + archivedEvent, "</article>").indexOf("busy-4711"))
+                .as("oldest try first").isLessThan(fragment(page, "ev-" + archivedEvent, "</article>").indexOf("accepted-42"));
         assertThat(fragment(page, "ev-" + liveEvent, "</article>")).doesNotContain(BADGE);
         assertThat(page.indexOf("id=\"ev-" + archivedEvent + "\"")).isLessThan(page.indexOf("id=\"ev-" + liveEvent + "\""));
 

@@ -1,6 +1,7 @@
 package io.paycallback.outbox;
 
 import io.paycallback.ledger.Lease;
+import io.paycallback.ledger.Leased;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.retry.Tried;
 import io.paycallback.ops.Housekeeping;
@@ -27,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.List;
 
 import static io.restassured.RestAssured.given;
@@ -134,6 +136,14 @@ class DeliveryAttemptsTest {
         assertThat(attempts.getList("responseTruncated", Boolean.class)).containsOnly(true);
         assertThat(db.count("SELECT MAX(LENGTH(response_body)) FROM delivery_attempts WHERE outbox_id = ?", eventId))
                 .isEqualTo(511);
+        // The failed tries are rows of their own; the one that delivered is kept on the event's row.
+        List<Object> ids = attempts.getList("id");
+        assertThat(ids).hasSize(3);
+        assertThat(ids.subList(0, 2)).doesNotContainNull();
+        assertThat(ids.get(2)).isNull();
+        assertThat(db.count("SELECT COUNT(*) FROM delivery_attempts WHERE outbox_id = ?", eventId)).isEqualTo(2);
+        assertThat(db.count("SELECT LENGTH(delivered_response_body) FROM outbox WHERE id = ? AND delivered_http_status = 200",
+                eventId)).isEqualTo(511);
 
         assertThat(counter(refused)).isGreaterThanOrEqualTo(refusedBefore + 2);
         assertThat(counter(delivered)).isGreaterThanOrEqualTo(deliveredBefore + 1);
@@ -172,6 +182,48 @@ class DeliveryAttemptsTest {
         assertThat(db.first("SELECT status, lease_token FROM outbox WHERE id = ?", eventId).getString("lease_token"))
                 .isEqualTo("another-worker");
         assertThat(attempts(eventId).getList("result", String.class)).containsExactly("delivered");
+    }
+
+    @Test
+    void aBatchFinishesWithEachDeliveredTryOnItsRowAndALostLeaseCostsTheOthersNothing() {
+        sink.answer(202);
+        sink.answerBody("taken");
+        List<Lease> held = new ArrayList<>();
+        for (int row = 0; row < 4; row++) {
+            String source = Ids.unique("batch");
+            String token = Ids.unique("lease");
+            db.update("INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status,"
+                    + " retry_count, lease_token, next_retry_at, created_at, updated_at) VALUES (?, 'order.paid', 'sink',"
+                    + " 'default', 'ORD-BATCH', '{\"type\":\"order.paid\"}', 0, ?, ?, DATE_ADD(NOW(3), INTERVAL 1 MINUTE),"
+                    + " NOW(3), NOW(3))", source, row, token);
+            held.add(new Lease(LeasedTable.OUTBOX, db.first("SELECT id FROM outbox WHERE source = ?", source).getLong("id"),
+                    token, row));
+        }
+        Lease lost = new Lease(LeasedTable.OUTBOX, held.get(2).id(), "taken-over-meanwhile", 2);
+        List<Leased> batch = List.of(held.get(0), held.get(1), lost, held.get(3));
+
+        assertThat(relay.attempt(batch).rows()).containsExactlyInAnyOrder(new Tried.Done(held.get(0), OutboxRelay.DELIVERED),
+                new Tried.Done(held.get(1), OutboxRelay.DELIVERED), new Tried.Lost(lost),
+                new Tried.Done(held.get(3), OutboxRelay.DELIVERED));
+
+        for (Lease done : List.of(held.get(0), held.get(1), held.get(3))) {
+            JsonPath attempts = attempts(done.id());
+            assertThat(attempts.getList("result", String.class)).containsExactly("delivered");
+            assertThat(attempts.getList("tryNumber", Integer.class)).containsExactly(done.failures() + 1);
+            assertThat(attempts.getList("httpStatus", Integer.class)).containsExactly(202);
+            assertThat(attempts.getList("responseBody", String.class)).containsExactly("taken");
+            assertThat(attempts.getList("responseLength", Integer.class)).containsExactly(5);
+            assertThat(attempts.getList("id")).containsExactly((Object) null);
+            assertThat(db.count("SELECT COUNT(*) FROM delivery_attempts WHERE outbox_id = ?", done.id())).isZero();
+            assertThat(db.count("SELECT COUNT(*) FROM outbox WHERE id = ? AND status = 1 AND lease_token IS NULL",
+                    done.id())).isEqualTo(1);
+        }
+        // The lost row is another worker's: untouched, but the destination did see this try.
+        assertThat(db.first("SELECT lease_token FROM outbox WHERE id = ?", lost.id()).getString("lease_token"))
+                .isEqualTo(held.get(2).token());
+        assertThat(db.count("SELECT COUNT(*) FROM outbox WHERE id = ? AND delivered_at IS NULL", lost.id())).isEqualTo(1);
+        assertThat(attempts(lost.id()).getList("result", String.class)).containsExactly("delivered");
+        assertThat(attempts(lost.id()).getList("id")).doesNotContainNull();
     }
 
     @Test
