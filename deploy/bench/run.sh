@@ -28,6 +28,7 @@ WX_COUNT=${WX_COUNT:-70000}            # RSA-signed: ~1 ms of CPU each to genera
 WARMUP=${WARMUP:-15}                   # seconds per channel; 0 skips
 DRAIN_ROWS=${DRAIN_ROWS:-100000}
 EXTRA_DONE=${EXTRA_DONE:-1000000}
+DELIVERY_ROWS=${DELIVERY_ROWS:-60000}  # due outbox events of the delivery phase
 DRAIN_TIMEOUT=${DRAIN_TIMEOUT:-600}    # seconds; a drain slower than this is reported from its partial progress
 E2E_ROWS=${E2E_ROWS:-100000}           # paid stripe callbacks of the e2e phase, each sent exactly once
 E2E_TIMEOUT=${E2E_TIMEOUT:-600}        # seconds for sending plus processing; a slower e2e reports partial progress
@@ -39,7 +40,7 @@ EXTRA_JAVA_OPTS=${EXTRA_JAVA_OPTS:-}
 # work, so the bench mutes it by default (OUTBOX_LOG=INFO measures it).
 OUTBOX_LOG=${OUTBOX_LOG:-WARN}
 # A subset of phases for profiling and tuning experiments; the report then only has their rows.
-PHASES=" ${PHASES:-ceiling stripe wxpay storm drain e2e} "
+PHASES=" ${PHASES:-ceiling stripe wxpay storm drain delivery e2e} "
 phase() { [[ $PHASES == *" $1 "* ]]; }
 
 # paycallback.retry.transaction-size for the drain and e2e phases: a space-separated list runs those phases once per
@@ -150,7 +151,7 @@ while IFS= read -r line; do MERCHANT_OPTS+=("-D$line"); done <"$WORK/keys/app.pr
 
 # The destination is named "sink": the e2e phase counts its delivered rows (outbox.destination = 'sink').
 SINK_OPTS=()
-if [[ $SINK == 1 ]] || phase e2e; then
+if [[ $SINK == 1 ]] || phase e2e || phase delivery; then
   : >"$WORK/sink.port"
   java -cp "$GEN_CP" io.paycallback.bench.DownstreamSink 0 >"$WORK/sink.port" 2>"$WORK/sink.err" &
   SINK_PID=$!
@@ -349,6 +350,34 @@ SQL
   log "drain $name${LABEL:+ [transaction-size $LABEL]}: $rate transitions/s ($((n - left))/$n done, $(( (end_ms - loaded) / 1000 )) s after load; outbox events done $(( (events_ms - end_ms) / 1000 )) s later)"
 }
 
+# Outbox delivery alone: DELIVERY_ROWS due order.paid events for the sink, loaded at once, timed from the first
+# delivered to none pending. Each delivered event is one HTTP POST and its row marked done with its delivered try (the
+# attempt log), so this is the figure the attempt log's cost is measured against.
+delivery() {
+  local n=$DELIVERY_ROWS
+  sql "$DB" -e "INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
+      next_retry_at, created_at, updated_at)
+    SELECT CONCAT('bench:$RUN-', seq), 'order.paid', 'sink', 'default', CONCAT('V$RUN-', seq),
+      CONCAT('{\"id\":\"pay:', seq, '/order.paid/sink\",\"type\":\"order.paid\",\"merchantId\":\"default\",',
+        '\"outTradeNo\":\"V$RUN-', seq, '\",\"channel\":\"stripe\",\"channelTradeNo\":\"pi_V$RUN-', seq,
+        '\",\"amount\":\"88.00\",\"currency\":\"USD\",\"occurredAt\":\"2026-12-03T00:00:00Z\"}'),
+      0, 0, NOW(3) - INTERVAL 1 MINUTE, NOW(3), NOW(3) FROM seq_0_to_$((n - 1))"
+  local first_ms= first_left=$n left=$n deadline
+  cpu_mark
+  deadline=$(($(now_ms) + DRAIN_TIMEOUT * 1000))
+  while ((left > 0)) && (($(now_ms) < deadline)); do
+    left=$(sql "$DB" -e "SELECT COUNT(*) FROM outbox WHERE status = 0")
+    if [[ -z $first_ms ]] && ((left < n)); then first_ms=$(now_ms); first_left=$left; fi
+    if ((left > 0)); then sleep 0.5; fi
+  done
+  local end_ms=$(now_ms) rate
+  rate=$(awk -v d=$((first_left - left)) -v ms=$((end_ms - ${first_ms:-end_ms})) 'BEGIN{printf "%.1f", (ms > 0 ? d*1000/ms : 0)}')
+  record delivery "$rate"
+  record delivery_left "$left"
+  cpu_record delivery $((n - left))
+  log "delivery: $rate events/s ($((n - left))/$n delivered)"
+}
+
 # End to end: E2E_ROWS unique paid stripe callbacks for PENDING orders, each sent once by wrk at CONNS connections
 # while the service processes them, until every order is PAID and its order.paid row for the sink is delivered.
 e2e() {
@@ -478,6 +507,7 @@ report() {
     for b in "${BATCH_LABELS[@]}"; do
       row "drain incl. delivery of its outbox events, transitions/s (base / $EXTRA_DONE done rows) $(tx $b)" "$(median drain_base_with_events@$b) / $(median drain_big_with_events@$b)" "$(ratio_median drain_base_with_events@$b ceiling)" "-" "-" drain_base_with_events@$b
     done
+    row "outbox delivery alone, $DELIVERY_ROWS due events to the HTTP sink, events/s" "$(median delivery)" "$(ratio_median delivery ceiling)" "-" "-" delivery
     row "lease statement uses idx_pay_callback_retry (EXPLAIN)" "$(median explain_index)" "" "1" "$(pass "$(median explain_index)" '>=' 1)" explain_index
     for b in "${BATCH_LABELS[@]}"; do
       r=$(ratio_median e2e@$b ceiling)
@@ -506,9 +536,9 @@ report() {
     for b in "${BATCH_LABELS[@]}"; do
       row "JVM RSS at end of drain / max during e2e MB $(tx $b)" "$(median rss_end_mb@$b) / $(median rss_e2e_mb@$b)" "" "-" "-" rss_e2e_mb@$b
     done
-    for f in ceiling stripe wxpay storm; do
+    for f in ceiling stripe wxpay storm delivery; do
       [[ -n $(median ${f}_cpu_java_ms) ]] || continue
-      row "per request/transition, $f: CPU ms service / mariadbd; SQL statements; InnoDB fsyncs" \
+      row "per request/transition/event, $f: CPU ms service / mariadbd; SQL statements; InnoDB fsyncs" \
         "$(median ${f}_cpu_java_ms) / $(median ${f}_cpu_db_ms); $(median ${f}_statements); $(median ${f}_fsyncs)" "" "-" "-" ${f}_cpu_java_ms
     done
     for f in drain_base drain_big e2e; do
@@ -618,6 +648,14 @@ for RUN in $(seq 1 "$RUNS"); do
       cleanup
     fi
   done
+  LABEL=
+  if phase delivery; then
+    start_service default sink
+    warmup
+    sql "$DB" -e "TRUNCATE outbox; TRUNCATE delivery_attempts"
+    delivery
+    cleanup
+  fi
   LABEL=
   report
   log "run $RUN done; table so far in deploy/bench/results/latest.md"

@@ -142,7 +142,10 @@ public class DeliveryAttempts {
         });
     }
 
-    /** The try kept on the event's row, with no id of its own: none was delivered before V9 or if it is not done. */
+    /**
+     * The try kept on the event's row, with no id of its own; empty until the event is delivered, and for events
+     * delivered before V9, whose delivering try is a {@code delivery_attempts} row.
+     */
     private static Optional<RecordedAttempt> deliveredTry(long eventId, Row event) {
         LocalDateTime at = event.getLocalDateTime("delivered_at");
         if (at == null) {
