@@ -35,6 +35,14 @@ public record DeliveryAttempt(long outboxId, int tryNumber, String destination, 
                 startedNanos, elapsedMillis(startedNanos), null, null);
     }
 
+    /**
+     * How long ago the try started: its row is written a moment after the try ended, and measuring back from the
+     * statement's {@code NOW(3)} puts the recorded time at the try's start.
+     */
+    long microsSinceStart() {
+        return (System.nanoTime() - startedNanos) / 1_000;
+    }
+
     public boolean delivered() {
         return result == DeliveryResult.DELIVERED;
     }

@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -28,11 +27,10 @@ import java.util.Optional;
 @ApplicationScoped
 public class DeliveryAttempts {
 
-    static final String INSERT_COLUMNS = """
+    static final String INSERT = """
             INSERT INTO delivery_attempts (outbox_id, try_number, destination, attempted_at, result, http_status, error,
                                            latency_ms, response_length, response_body)
-            VALUES """;
-    static final String VALUES = "(?, ?, ?, DATE_SUB(NOW(3), INTERVAL ? MICROSECOND), ?, ?, ?, ?, ?, ?)";
+            VALUES (?, ?, ?, DATE_SUB(NOW(3), INTERVAL ? MICROSECOND), ?, ?, ?, ?, ?, ?)""";
     static final String LIST_FOR_EVENT = """
             SELECT id, outbox_id, try_number, destination, attempted_at, result, http_status, error, latency_ms,
                    response_length, response_body
@@ -52,7 +50,6 @@ public class DeliveryAttempts {
             FROM outbox_archive WHERE id = ?""";
 
     private static final List<Leases.RowColumn> DELIVERED_TRY = List.of(
-            // As for a delivery_attempts row: the statement runs a moment after the try; measured back to its start.
             new Leases.RowColumn("delivered_at", "DATE_SUB(NOW(3), INTERVAL %s MICROSECOND)"),
             new Leases.RowColumn("delivered_http_status", "%s"),
             new Leases.RowColumn("delivered_latency_ms", "%s"),
@@ -68,27 +65,16 @@ public class DeliveryAttempts {
     }
 
     public Uni<Void> record(SqlClient client, DeliveryAttempt attempt) {
-        return recordAll(client, List.of(attempt));
-    }
-
-    /** Several attempts with one statement. */
-    public Uni<Void> recordAll(SqlClient client, List<DeliveryAttempt> attempts) {
-        Tuple values = Tuple.tuple();
-        for (DeliveryAttempt attempt : attempts) {
-            // The statement runs a moment after the try ended; measuring back from now puts the row at the try's start.
-            long sinceStartMicros = (System.nanoTime() - attempt.startedNanos()) / 1_000;
-            values.addLong(attempt.outboxId()).addInteger(attempt.tryNumber())
-                    .addString(attempt.destination()).addLong(sinceStartMicros).addString(attempt.result().label())
-                    .addInteger(attempt.httpStatus()).addString(attempt.error()).addLong(attempt.latencyMillis())
-                    .addInteger(attempt.responseLength());
-            if (attempt.responseBody() == null) {
-                values.addValue(null);
-            } else {
-                values.addBuffer(Buffer.buffer(attempt.responseBody()));
-            }
+        Tuple values = Tuple.tuple().addLong(attempt.outboxId()).addInteger(attempt.tryNumber())
+                .addString(attempt.destination()).addLong(attempt.microsSinceStart()).addString(attempt.result().label())
+                .addInteger(attempt.httpStatus()).addString(attempt.error()).addLong(attempt.latencyMillis())
+                .addInteger(attempt.responseLength());
+        if (attempt.responseBody() == null) {
+            values.addValue(null);
+        } else {
+            values.addBuffer(Buffer.buffer(attempt.responseBody()));
         }
-        String sql = INSERT_COLUMNS + String.join(", ", Collections.nCopies(attempts.size(), VALUES));
-        return client.preparedQuery(sql).execute(values).replaceWithVoid();
+        return client.preparedQuery(INSERT).execute(values).replaceWithVoid();
     }
 
     /**
@@ -98,7 +84,7 @@ public class DeliveryAttempts {
     public Uni<Void> finishDelivered(SqlClient client, Map<Lease, DeliveryAttempt> delivered) {
         List<Leases.Finishing> rows = new ArrayList<>(delivered.size());
         delivered.forEach((lease, attempt) -> rows.add(new Leases.Finishing(lease, Arrays.asList(
-                (System.nanoTime() - attempt.startedNanos()) / 1_000, attempt.httpStatus(), attempt.latencyMillis(),
+                attempt.microsSinceStart(), attempt.httpStatus(), attempt.latencyMillis(),
                 attempt.responseLength(), io.vertx.core.buffer.Buffer.buffer(attempt.responseBody())))));
         return leases.finishAll(client, DELIVERED_TRY, rows);
     }
