@@ -36,6 +36,8 @@ public interface PayCallbackConfig {
 
     Reconcile reconcile();
 
+    Orders orders();
+
     interface Merchant {
         Optional<WxPay> wxpay();
 
@@ -267,5 +269,18 @@ public interface PayCallbackConfig {
         /** PENDING orders enrolled for queries per sweep. */
         @WithDefault("500")
         int enrolBatch();
+    }
+
+    /** Orders the service closes by itself. */
+    interface Orders {
+        /**
+         * PENDING orders registered longer ago than this are closed at their providers like a close request of the
+         * order service (the seed's 关单任务); absent (the default): never.
+         */
+        Optional<Duration> expireAfter();
+
+        /** Expired orders closed per scan, on each instance. */
+        @WithDefault("100")
+        int expireBatch();
     }
 }

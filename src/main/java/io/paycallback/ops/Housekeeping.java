@@ -86,7 +86,8 @@ public class Housekeeping {
         }
         archived += archive(LeasedTable.OUTBOX, RowStatus.DONE);
         long purged = 0;
-        for (LeasedTable work : List.of(LeasedTable.ORDER_QUERIES, LeasedTable.REFUND_SUBMISSIONS)) {
+        for (LeasedTable work : List.of(LeasedTable.ORDER_QUERIES, LeasedTable.REFUND_SUBMISSIONS,
+                LeasedTable.CLOSE_REQUESTS)) {
             purged += inBatches(PURGE.formatted(work.table()), retention);
         }
         if (blanked + archived + purged > 0) {
