@@ -27,9 +27,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.inject.Singleton;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -52,11 +50,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
         /** A provider said paid: its answer is stored, and the order becomes PAID through it. */
         FOUND_PAID,
         /** The order was no longer CLOSING (a payment came first): nothing to close. */
-        ENDED;
-
-        String tag() {
-            return name().toLowerCase(Locale.ROOT);
-        }
+        ENDED
     }
 
     private final CloseRequests requests;
@@ -67,22 +61,12 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
 
     public CloseHandler(Pool pool, Leases leases, ProviderCalls calls, CloseRequests requests, Orders orders,
                         CallbackLedger ledger, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
-        super(pool, leases, calls, config.providers().timeout().multipliedBy(2));
+        super(LeasedTable.CLOSE_REQUESTS, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
         this.requests = requests;
         this.orders = orders;
         this.ledger = ledger;
         this.outbox = outbox;
         this.providers = providers;
-    }
-
-    @Override
-    public LeasedTable table() {
-        return LeasedTable.CLOSE_REQUESTS;
-    }
-
-    @Override
-    public List<String> results() {
-        return Arrays.stream(Result.values()).map(Result::tag).toList();
     }
 
     @Override
@@ -96,7 +80,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
         if (order.isEmpty() || order.get().status() != OrderStatus.CLOSING) {
             boolean paid = order.map(found -> found.status() == OrderStatus.PAID || found.status() == OrderStatus.REFUNDED)
                     .orElse(false);
-            return new Finished(Result.ENDED.tag(), outcome(request, paid ? CloseRequests.Outcome.PAID
+            return new Finished(Result.ENDED, outcome(request, paid ? CloseRequests.Outcome.PAID
                     : CloseRequests.Outcome.ENDED, AfterCommit.NOTHING));
         }
         List<ProviderException> failures = new ArrayList<>();
@@ -114,7 +98,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
                         .await().atMost(timeout);
                 AfterCommit handOver = stored instanceof Reservation.Reserved reserved && reserved.lease().isPresent()
                         ? () -> List.of(reserved.lease().get()) : AfterCommit.NOTHING;
-                return new Finished(Result.FOUND_PAID.tag(), outcome(request, CloseRequests.Outcome.PAID, handOver));
+                return new Finished(Result.FOUND_PAID, outcome(request, CloseRequests.Outcome.PAID, handOver));
             }
         }
         Optional<ProviderException> refused = failures.stream().filter(ProviderException::rejected).findFirst();
@@ -124,7 +108,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
         if (!failures.isEmpty()) {
             throw failures.get(0);
         }
-        return new Finished(Result.CLOSED.tag(), tx -> orders.finishClosing(tx, request.merchantId(), request.outTradeNo())
+        return new Finished(Result.CLOSED, tx -> orders.finishClosing(tx, request.merchantId(), request.outTradeNo())
                 .flatMap(closed -> requests.setOutcome(tx, request.id(),
                         closed ? CloseRequests.Outcome.CLOSED : CloseRequests.Outcome.ENDED))
                 .replaceWith(AfterCommit.NOTHING));

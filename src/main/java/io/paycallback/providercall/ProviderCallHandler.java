@@ -3,6 +3,7 @@ package io.paycallback.providercall;
 import io.paycallback.channel.ChannelId;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.Leased;
+import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.retry.AfterCommit;
@@ -15,7 +16,9 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -37,8 +40,16 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     protected final Leases leases;
     protected final Duration timeout;
     private final ProviderCalls calls;
+    private final LeasedTable table;
+    private final List<String> results;
 
-    protected ProviderCallHandler(Pool pool, Leases leases, ProviderCalls calls, Duration timeout) {
+    /**
+     * @param results what a try that is not a dead letter may come to: its constants are the metric's result tags
+     */
+    protected ProviderCallHandler(LeasedTable table, Class<? extends Enum<?>> results, Pool pool, Leases leases,
+                                  ProviderCalls calls, Duration timeout) {
+        this.table = table;
+        this.results = Arrays.stream(results.getEnumConstants()).map(ProviderCallHandler::tag).toList();
         this.pool = pool;
         this.leases = leases;
         this.calls = calls;
@@ -64,16 +75,16 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     public sealed interface Outcome {
     }
 
-    /** The row is done; {@code result} is the metric's tag. */
-    public record Finished(String result, Writes writes) implements Outcome {
-        public Finished(String result) {
+    /** The row is done; {@code result} is one of the handler's results. */
+    public record Finished(Enum<?> result, Writes writes) implements Outcome {
+        public Finished(Enum<?> result) {
             this(result, Writes.NONE);
         }
     }
 
     /** Asked again after {@code delay}, the try counted; {@code note} is kept as the row's last_error. */
-    public record Again(String result, Duration delay, String note, Writes writes) implements Outcome {
-        public Again(String result, Duration delay, String note) {
+    public record Again(Enum<?> result, Duration delay, String note, Writes writes) implements Outcome {
+        public Again(Enum<?> result, Duration delay, String note) {
             this(result, delay, note, Writes.NONE);
         }
     }
@@ -87,12 +98,22 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
      *
      * @param lastReason why the row is given up after the last round
      */
-    public static Outcome nextRound(Lease lease, List<Duration> schedule, String result, String note,
+    public static Outcome nextRound(Lease lease, List<Duration> schedule, Enum<?> result, String note,
                                     Supplier<String> lastReason) {
         int round = lease.failures();
         return round < schedule.size()
                 ? new Again(result, schedule.get(round), note)
                 : new GiveUp(lastReason.get());
+    }
+
+    @Override
+    public final LeasedTable table() {
+        return table;
+    }
+
+    @Override
+    public final List<String> results() {
+        return results;
     }
 
     @Override
@@ -117,12 +138,12 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
         if (outcome instanceof Finished finished) {
             AfterCommit next = pool.withTransaction(tx -> finished.writes().apply(tx)
                     .call(() -> leases.finish(tx, lease))).await().atMost(timeout);
-            return Attempted.done(lease, finished.result(), next);
+            return Attempted.done(lease, tag(finished.result()), next);
         }
         if (outcome instanceof Again again) {
             AfterCommit next = pool.withTransaction(tx -> again.writes().apply(tx)
                     .call(() -> leases.reschedule(tx, lease, again.delay(), again.note()))).await().atMost(timeout);
-            return Attempted.done(lease, again.result(), next);
+            return Attempted.done(lease, tag(again.result()), next);
         }
         String reason = ((GiveUp) outcome).reason();
         AfterCommit alert = pool.withTransaction(tx -> leases.bury(tx, lease, reason)
@@ -134,6 +155,10 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     @Override
     public final Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
         return load(transaction, lease.id()).flatMap(row -> alert(transaction, row, "dead letter: " + reason));
+    }
+
+    private static String tag(Enum<?> result) {
+        return result.name().toLowerCase(Locale.ROOT);
     }
 
     /** The calls are what the provider saw, so they are kept even when the try's outcome is not (a lost lease). */

@@ -28,9 +28,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The active query: a PENDING order whose callback never came is asked about on {@code paycallback.reconcile.schedule}.
@@ -56,7 +54,7 @@ public class Reconciler extends ProviderCallHandler<OrderQueries.OrderQuery> {
     public Reconciler(Pool pool, Leases leases, ProviderCalls calls, OrderQueries queries, Orders orders,
                       CallbackLedger ledger, Outbox outbox, ProviderClients providers, QueryRateLimits limits,
                       ReconcileMetrics metrics, PayCallbackConfig config) {
-        super(pool, leases, calls, config.providers().timeout().multipliedBy(2));
+        super(LeasedTable.ORDER_QUERIES, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
         this.queries = queries;
         this.orders = orders;
         this.ledger = ledger;
@@ -95,21 +93,7 @@ public class Reconciler extends ProviderCallHandler<OrderQueries.OrderQuery> {
         /** A query found the order paid: the answer is stored like a callback and settles the order through it. */
         FOUND_PAID,
         /** The order was settled, or cannot be asked about, without a query. */
-        NOT_NEEDED;
-
-        String tag() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-    }
-
-    @Override
-    public LeasedTable table() {
-        return LeasedTable.ORDER_QUERIES;
-    }
-
-    @Override
-    public List<String> results() {
-        return Arrays.stream(Result.values()).map(Result::tag).toList();
+        NOT_NEEDED
     }
 
     @Override
@@ -123,7 +107,7 @@ public class Reconciler extends ProviderCallHandler<OrderQueries.OrderQuery> {
                 .map(order -> order.status() == OrderStatus.PENDING).orElse(false);
         List<ProviderClient> clients = providers.forMerchant(query.merchantId());
         if (!pending || clients.isEmpty()) {
-            return new Finished(Result.NOT_NEEDED.tag());
+            return new Finished(Result.NOT_NEEDED);
         }
         List<String> answers = new ArrayList<>();
         for (ProviderClient client : clients) {
@@ -133,11 +117,11 @@ public class Reconciler extends ProviderCallHandler<OrderQueries.OrderQuery> {
                 metrics.foundPaid(client.channel(), stored instanceof Reservation.Reserved);
                 LOG.warnf("Order %s of merchant %s found paid by a %s query: its callbacks were lost",
                         query.outTradeNo(), query.merchantId(), client.channel().path());
-                return new Finished(Result.FOUND_PAID.tag());
+                return new Finished(Result.FOUND_PAID);
             }
         }
         String summary = String.join("; ", answers);
-        return nextRound(lease, settings.schedule(), Result.QUERIED.tag(), summary,
+        return nextRound(lease, settings.schedule(), Result.QUERIED, summary,
                 () -> "order still PENDING after " + (lease.failures() + 1) + " queries: " + summary);
     }
 

@@ -34,7 +34,6 @@ import jakarta.inject.Singleton;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -65,7 +64,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
 
     public RefundSubmitter(Pool pool, Leases leases, ProviderCalls calls, Refunds refunds, StoredCallbacks callbacks,
                            CallbackLedger ledger, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
-        super(pool, leases, calls, config.providers().timeout().multipliedBy(2));
+        super(LeasedTable.REFUND_SUBMISSIONS, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
         this.refunds = refunds;
         this.callbacks = callbacks;
         this.ledger = ledger;
@@ -87,21 +86,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
         /** The provider's answer to our query was final; it is stored like the provider's notice. */
         REFUND_SETTLED,
         /** Accepted, not final yet: asked again on the schedule. */
-        QUERIED;
-
-        String tag() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-    }
-
-    @Override
-    public LeasedTable table() {
-        return LeasedTable.REFUND_SUBMISSIONS;
-    }
-
-    @Override
-    public List<String> results() {
-        return Arrays.stream(Result.values()).map(Result::tag).toList();
+        QUERIED
     }
 
     @Override
@@ -114,7 +99,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
         Optional<Refunds.Request> request = refunds.findRequest(pool, submission.merchantId(), submission.channel(),
                 submission.refundNo()).await().atMost(timeout);
         if (request.isEmpty() || request.get().status().settled()) {
-            return new Finished(Result.DUPLICATE.tag());
+            return new Finished(Result.DUPLICATE);
         }
         Refunds.Request refund = request.get();
         Optional<ProviderClient> client = ChannelId.fromPath(submission.channel())
@@ -156,8 +141,8 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                 .chain(() -> outbox.emit(tx, event(submission, refund, EventType.REFUND_SUBMITTED, null)))
                 .map(Emitted::new);
         return answer.settled().isPresent()
-                ? new Finished(Result.REFUND_SUBMITTED.tag(), accepted)
-                : new Again(Result.REFUND_SUBMITTED.tag(), delay(lease), AWAITING, accepted);
+                ? new Finished(Result.REFUND_SUBMITTED, accepted)
+                : new Again(Result.REFUND_SUBMITTED, delay(lease), AWAITING, accepted);
     }
 
     /**
@@ -175,9 +160,9 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                 return new GiveUp(mismatch.get());
             }
             store(settled.get(), settled.get().toString().getBytes(StandardCharsets.UTF_8));
-            return new Finished(Result.REFUND_SETTLED.tag());
+            return new Finished(Result.REFUND_SETTLED);
         }
-        return nextRound(lease, schedule, Result.QUERIED.tag(), AWAITING, () -> "refund " + submission.refundNo()
+        return nextRound(lease, schedule, Result.QUERIED, AWAITING, () -> "refund " + submission.refundNo()
                 + " still not final after " + (lease.failures() + 1) + " queries");
     }
 

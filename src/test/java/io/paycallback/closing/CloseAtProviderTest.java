@@ -270,6 +270,13 @@ class CloseAtProviderTest {
         long id = db.first("SELECT id FROM close_requests WHERE out_trade_no = ?", outTradeNo).getLong("id");
         assertThat(db.rows("SELECT payload FROM outbox WHERE type = 'alert' AND source = ?", "close:" + id))
                 .singleElement().satisfies(row -> assertThat(row.getString("payload")).contains("stays CLOSING"));
+
+        // The operator requeues it once the provider is back: audited, and the next try closes the order.
+        providers.mode("stripe", "ok");
+        Api.as(Api.ALICE_TOKEN).post("/admin/close-requests/" + id + "/requeue").then().statusCode(202);
+        await().atMost(WAIT).until(() -> "CLOSED".equals(Api.orderStatus(outTradeNo)));
+        assertThat(db.first("SELECT actor, action FROM audit_log WHERE target = ?", "close_requests#" + id).getString("actor"))
+                .isEqualTo("alice");
     }
 
     @Test

@@ -157,6 +157,7 @@ class RefundQueryTest {
         Send.refund(signer.stripeRefund(paid.outTradeNo(), paid.paymentIntent(), refundId, 300, "usd", "pending", Instant.now()))
                 .then().statusCode(200);
         providers.refundAnswer("stripe", refundId, stripeRefund(refundId, paid, 300, "pending"));
+        providers.mode("stripe", "refund-pending");
 
         scanner.drain(LeasedTable.REFUND_SUBMISSIONS);
         for (int round = 0; round < 10 && submissionRow(refundId).getInteger("status") == 0; round++) {
