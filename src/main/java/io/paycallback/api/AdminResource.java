@@ -105,8 +105,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "newest due first, without raw bodies",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = CallbackRow.class)))
-    @APIResponse(responseCode = "400", description = "bad kind, status or limit",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "bad kind, status or limit")
     public Uni<Response> list(@QueryParam("kind") @DefaultValue("payment") String kind,
                               @QueryParam("status") @DefaultValue("dead") String status,
                               @QueryParam("limit") @DefaultValue("50") int limit) {
@@ -123,8 +122,7 @@ public class AdminResource {
     @Path("callbacks/{kind}/{id}")
     @APIResponse(responseCode = "200", description = "one callback; with ?body=true its raw body too",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = CallbackRow.class)))
-    @APIResponse(responseCode = "404", description = "no such kind or row",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "no such kind or row")
     public Uni<Response> inspect(@PathParam("kind") String kind, @PathParam("id") long id,
                                  @QueryParam("body") @DefaultValue("false") boolean withBody) {
         return ofKind(kind, log -> rows.find(log, id).flatMap(found -> {
@@ -143,12 +141,9 @@ public class AdminResource {
     @Path("callbacks/{kind}/{id}/replay")
     @APIResponse(responseCode = "202", description = "re-parsed from its raw body, pending again",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
-    @APIResponse(responseCode = "404", description = "no such kind or row",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "409", description = "pending, body blanked, or the key changed",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "422", description = "the body no longer parses as this callback",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "no such kind or row")
+    @APIResponse(responseCode = "409", description = "pending, body blanked, or the key changed")
+    @APIResponse(responseCode = "422", description = "the body no longer parses as this callback")
     public Uni<Response> replay(@PathParam("kind") String kind, @PathParam("id") long id, @Context SecurityContext caller) {
         return ofKind(kind, log -> replays.replay(log, id, actor(caller)).map(outcome -> {
             if (outcome instanceof Replays.Outcome.Queued) {
@@ -168,10 +163,8 @@ public class AdminResource {
     @Path("callbacks/{kind}/{id}/requeue")
     @APIResponse(responseCode = "202", description = "the dead letter is pending again with fresh tries",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
-    @APIResponse(responseCode = "404", description = "no such kind",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "409", description = "not a dead letter",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "no such kind")
+    @APIResponse(responseCode = "409", description = "not a dead letter")
     public Uni<Response> requeue(@PathParam("kind") String kind, @PathParam("id") long id, @Context SecurityContext caller) {
         return ofKind(kind, log -> requeue(log.leased(), id, caller));
     }
@@ -181,8 +174,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "newest first, without bodies",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = QuarantinedCallback.class)))
-    @APIResponse(responseCode = "400", description = "bad limit",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "bad limit")
     public Uni<Response> quarantine(@QueryParam("limit") @DefaultValue("50") int limit) {
         if (!withinLimit(limit)) {
             return answer(Response.Status.BAD_REQUEST, "limit is 1.." + MAX_LIMIT);
@@ -195,10 +187,8 @@ public class AdminResource {
     @APIResponse(responseCode = "202", description = "it parses now: stored like its push (or found stored), released",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = AdminViews.QuarantineReplayed.class)))
-    @APIResponse(responseCode = "404", description = "no such quarantined callback",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "422", description = "it still does not parse; it stays",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "no such quarantined callback")
+    @APIResponse(responseCode = "422", description = "it still does not parse; it stays")
     public Uni<Response> replayQuarantined(@PathParam("id") long id, @Context SecurityContext caller) {
         return quarantineReplays.replay(id, actor(caller)).map(outcome -> {
             if (outcome instanceof QuarantineReplays.Outcome.Stored stored) {
@@ -219,8 +209,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "every event of the order, payload included",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = OutboxEvent.class)))
-    @APIResponse(responseCode = "400", description = "outTradeNo missing",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "outTradeNo missing")
     public Uni<Response> outbox(@QueryParam("outTradeNo") String outTradeNo,
                                 @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId) {
         if (outTradeNo == null || outTradeNo.isBlank()) {
@@ -234,8 +223,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "every HTTP try of the event, oldest first",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = RecordedAttempt.class)))
-    @APIResponse(responseCode = "404", description = "no such event in the hot table (unknown, or archived)",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "no such event in the hot table (unknown, or archived)")
     public Uni<Response> attempts(@PathParam("id") long id) {
         return attempts.list(id).map(found -> found.isPresent()
                 ? Response.ok(found.get()).build()
@@ -246,8 +234,7 @@ public class AdminResource {
     @Path("outbox/{id}/requeue")
     @APIResponse(responseCode = "202", description = "the dead event is pending again with fresh tries",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
-    @APIResponse(responseCode = "409", description = "not a dead letter",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "409", description = "not a dead letter")
     public Uni<Response> requeueEvent(@PathParam("id") long id, @Context SecurityContext caller) {
         return requeue(LeasedTable.OUTBOX, id, caller);
     }
@@ -261,8 +248,7 @@ public class AdminResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.DryRun.class)))
     @APIResponse(responseCode = "202", description = "the dry run's rows that were still dead are pending again",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Applied.class)))
-    @APIResponse(responseCode = "400", description = "bad filter or token",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "bad filter or token")
     public Uni<Response> bulkRequeue(String body, @Context SecurityContext caller) {
         AdminViews.BulkRequeueRequest request;
         try {
@@ -308,8 +294,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "operator actions that changed state, newest first",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = AuditEntry.class)))
-    @APIResponse(responseCode = "400", description = "bad limit",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "bad limit")
     public Uni<Response> audit(@QueryParam("limit") @DefaultValue("50") int limit,
                                @QueryParam("beforeId") @DefaultValue("" + Long.MAX_VALUE) long beforeId) {
         if (!withinLimit(limit)) {
