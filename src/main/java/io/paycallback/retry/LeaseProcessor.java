@@ -6,6 +6,7 @@ import io.paycallback.ledger.LeaseLostException;
 import io.paycallback.ledger.Leased;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
+import io.paycallback.ledger.LostRaces;
 import io.paycallback.ledger.MySqlErrors;
 import io.quarkus.arc.All;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -18,11 +19,13 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * One try of a batch of leased rows of one table: the table's {@link LeaseHandler} does the business, and for every
  * row that failed this class applies the backoff: reschedule, or after the last delay a dead letter with the
- * handler's alert. A lost lock contest is given back without counting as a try. Blocks the calling thread, which is
+ * handler's alert. A lost lock contest, or a race lost at COMMIT on a multi-primary cluster (Galera's 1213, Group
+ * Replication's 3101), is given back without counting as a try. Blocks the calling thread, which is
  * always a worker thread, never the event loop.
  */
 @ApplicationScoped
@@ -37,12 +40,13 @@ public class LeaseProcessor {
     private final Leases leases;
     private final Map<LeasedTable, LeaseHandler> handlers = new EnumMap<>(LeasedTable.class);
     private final ProcessingMetrics metrics;
+    private final LostRaces lostRaces;
     private final RetryPolicy policy;
     private final Duration leaseTime;
     private final int transactionSize;
 
     public LeaseProcessor(Pool pool, Leases leases, @All List<LeaseHandler> handlers, ProcessingMetrics metrics,
-                          PayCallbackConfig config) {
+                          LostRaces lostRaces, PayCallbackConfig config) {
         this.pool = pool;
         this.leases = leases;
         for (LeaseHandler handler : handlers) {
@@ -57,6 +61,7 @@ public class LeaseProcessor {
             }
         }
         this.metrics = metrics;
+        this.lostRaces = lostRaces;
         this.policy = new RetryPolicy(config.retry().backoff());
         this.leaseTime = config.retry().lease();
         this.transactionSize = Math.max(1, config.retry().transactionSize());
@@ -112,7 +117,10 @@ public class LeaseProcessor {
     private List<Leased> fail(LeaseHandler handler, Lease lease, RuntimeException failure) {
         String error = describe(failure);
         try {
-            if (isLockContest(failure)) {
+            if (causedBy(failure, MySqlErrors::isLockContest)) {
+                if (causedBy(failure, MySqlErrors::isLostRace)) {
+                    lostRaces.record(LostRaces.At.TRANSACTION);
+                }
                 leases.release(pool, lease, AFTER_LOCK_CONTEST, error).await().atMost(leaseTime);
                 metrics.record(lease.table(), ProcessingMetrics.RETRIED);
                 LOG.infof("%s #%d lost a lock contest, tried again in %s: %s", lease.table().table(), lease.id(),
@@ -154,9 +162,9 @@ public class LeaseProcessor {
         }
     }
 
-    private static boolean isLockContest(Throwable failure) {
+    private static boolean causedBy(Throwable failure, Predicate<Throwable> error) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (MySqlErrors.isLockContest(cause)) {
+            if (error.test(cause)) {
                 return true;
             }
         }
