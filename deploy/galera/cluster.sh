@@ -8,6 +8,7 @@
 #   deploy/galera/cluster.sh pause N|resume N   SIGSTOP / SIGCONT: a hung node, not a dead one
 #   deploy/galera/cluster.sh recover      after the whole cluster died: bootstrap the most advanced node, the rest rejoin
 #   deploy/galera/cluster.sh state N      wsrep_local_state of node N (4 = Synced), or "down"
+#   deploy/galera/cluster.sh desync N ON|OFF    wsrep_desync, as a backup tool sets it: the node leaves Synced
 #   deploy/galera/cluster.sh down         stop everything
 # Ports: node N takes SQL 351N, gcomm 457N, IST 458N, SST 459N; HAProxy 3510. Data, logs and configs live under
 # GALERA_DIR (default target/galera). Users: root by socket; paycallback / GALERA_PASSWORD (default paycallback-galera)
@@ -234,6 +235,7 @@ case ${1:-} in
   resume) kill -CONT "$(pid_of "$2")" ;;
   recover) recover ;;
   state) state "$2" ;;
+  desync) client "$2" -e "SET GLOBAL wsrep_desync = $3" ;;
   await) await_synced "$2" "${3:-120}" ;;
-  *) echo "usage: $0 up|down|kill N|rejoin N|pause N|resume N|recover|state N|await N [seconds]" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|kill N|rejoin N|pause N|resume N|recover|state N|desync N ON|OFF|await N [seconds]" >&2; exit 2 ;;
 esac

@@ -98,6 +98,19 @@ final class ServiceInstance implements AutoCloseable {
         }
     }
 
+    /** The Prometheus scrape of the management port, empty when it cannot be had. */
+    String metrics() {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/q/metrics"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
     boolean alive() {
         return process != null && process.isAlive();
     }
