@@ -76,9 +76,11 @@ class GaleraIT {
 
     @BeforeAll
     static void start() throws Exception {
+        cluster = new GaleraCluster(DIR, "galera-db-" + UUID.randomUUID());
+        // A cluster left running by an earlier, interrupted run is found by the pid files under DIR: stop it first.
+        cluster.close();
         MariaDbServer.deleteRecursively(DIR);
         Instant started = Instant.now();
-        cluster = new GaleraCluster(DIR, "galera-db-" + UUID.randomUUID());
         cluster.up();
         figures.add("cluster up (3 nodes, SST joins, HAProxy) in " + Duration.between(started, Instant.now()).toSeconds() + " s");
         sink = new FailingSink(FreePorts.next());
