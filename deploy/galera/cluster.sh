@@ -170,23 +170,37 @@ global
   external-check
   insecure-fork-wanted
   maxconn 1000
+  log stdout format raw local0
 defaults
   mode tcp
+  log global
+  option log-health-checks
   timeout connect 2s
   timeout client 1h
   timeout server 1h
-  timeout check 2s
+  timeout check 5s
 listen galera
   bind 127.0.0.1:${PROXY_PORT}
   option external-check
   external-check path "/usr/bin:/bin"
   external-check command $HERE/check-synced.sh
-  default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions
+  # Two failed checks a second apart mark a node down: fast enough for a failover, slow enough that one check slowed
+  # by a busy machine does not take a healthy node out.
+  default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions
   server node2 127.0.0.1:3512 check
   server node3 127.0.0.1:3513 check backup
   server node1 127.0.0.1:3511 check backup
 CFG
-  haproxy -f "$DIR/haproxy.cfg" -D -p "$DIR/haproxy.pid" >"$DIR/haproxy.log" 2>&1 || { cat "$DIR/haproxy.log" >&2; exit 1; }
+  # In the foreground of a session of its own, so its health-check log lines reach haproxy.log.
+  setsid haproxy -f "$DIR/haproxy.cfg" -db >"$DIR/haproxy.log" 2>&1 </dev/null &
+  echo $! >"$DIR/haproxy.pid"
+  # Up once a query through it reaches a node.
+  for _ in $(seq 1 300); do
+    timeout 5 mariadb -h 127.0.0.1 -P "$PROXY_PORT" -u haproxy_check -N -s -e "SELECT 1" >/dev/null 2>&1 && return 0
+    kill -0 "$(cat "$DIR/haproxy.pid")" 2>/dev/null || { cat "$DIR/haproxy.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  log "HAProxy routes to no node"; exit 1
 }
 
 recover() {
