@@ -217,9 +217,12 @@ recover() {
   sed -i 's/^safe_to_bootstrap:.*/safe_to_bootstrap: 1/' "$(node_dir "$best")/data/grastate.dat"
   start_node "$best" --wsrep-new-cluster --wsrep-start-position="$(recovered_position "$best")"
   await_synced "$best"
+  # Both others at once: each asks the bootstrapped node for IST only, which a donor serves to several joiners.
+  local joining=()
   for n in "${NODES[@]}"; do
-    if [[ $n != "$best" ]]; then rejoin "$n"; fi
+    if [[ $n != "$best" ]]; then rejoin "$n" & joining+=($!); fi
   done
+  for pid in "${joining[@]}"; do wait "$pid"; done
 }
 
 kill_node() {

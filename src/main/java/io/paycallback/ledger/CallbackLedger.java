@@ -88,7 +88,7 @@ public class CallbackLedger {
         boolean claim = pickup == Pickup.CALLER;
         String token = claim ? UUID.randomUUID().toString() : null;
         row.addString(token).addLong(claim ? leaseMicros : 0).addValue(Buffer.buffer(rawBody));
-        return lostRaces.retried(pool.preparedQuery(sql).execute(row))
+        return lostRaces.retried(pool.preparedQuery(sql).execute(row), LostRaces.At.RESERVATION)
                 .<Reservation>map(rows -> {
                     long id = rows.property(MySQLClient.LAST_INSERTED_ID);
                     return new Reservation.Reserved(

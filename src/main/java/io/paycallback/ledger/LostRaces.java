@@ -31,10 +31,10 @@ public class LostRaces {
     }
 
     /**
-     * A reservation is run again this many times at most. One is what a lost certification needs, since the winner
-     * has committed by then and the retry meets its row as a duplicate; a second covers a third writer.
+     * Runs again at most. One is what a lost certification needs, since the winner has committed by then and the retry
+     * meets its row (a reservation: as a duplicate); a second covers a third writer.
      */
-    static final int RESERVATION_RETRIES = 2;
+    static final int RETRIES = 2;
 
     private final Map<At, Counter> counters = new EnumMap<>(At.class);
 
@@ -51,9 +51,12 @@ public class LostRaces {
         counters.get(at).increment();
     }
 
-    /** The statement, run again when it loses a race; it must be lazy (each subscription executes it anew). */
-    <T> Uni<T> retried(Uni<T> statement) {
-        return statement.onFailure(MySqlErrors::isLostRace).invoke(() -> record(At.RESERVATION))
-                .onFailure(MySqlErrors::isLostRace).retry().atMost(RESERVATION_RETRIES);
+    /**
+     * The statement or transaction, run again when it loses a race, at most {@link #RETRIES} times; it must be lazy (each
+     * subscription executes it anew, as the pool's queries and {@code withTransaction} do).
+     */
+    public <T> Uni<T> retried(Uni<T> work, At at) {
+        return work.onFailure(MySqlErrors::isLostRace).invoke(() -> record(at))
+                .onFailure(MySqlErrors::isLostRace).retry().atMost(RETRIES);
     }
 }

@@ -114,6 +114,7 @@ public class LeaseProcessor {
         return handOff;
     }
 
+    /** Recording the outcome is a transaction like any other: one that loses a race to another is run again. */
     private List<Leased> fail(LeaseHandler handler, Lease lease, RuntimeException failure) {
         String error = describe(failure);
         try {
@@ -121,7 +122,8 @@ public class LeaseProcessor {
                 if (causedBy(failure, MySqlErrors::isLostRace)) {
                     lostRaces.record(LostRaces.At.TRANSACTION);
                 }
-                leases.release(pool, lease, AFTER_LOCK_CONTEST, error).await().atMost(leaseTime);
+                lostRaces.retried(leases.release(pool, lease, AFTER_LOCK_CONTEST, error), LostRaces.At.TRANSACTION)
+                        .await().atMost(leaseTime);
                 metrics.record(lease.table(), ProcessingMetrics.RETRIED);
                 LOG.infof("%s #%d lost a lock contest, tried again in %s: %s", lease.table().table(), lease.id(),
                         AFTER_LOCK_CONTEST, error);
@@ -129,16 +131,17 @@ public class LeaseProcessor {
             }
             Optional<Duration> delay = policy.delayAfter(lease.failures());
             if (delay.isPresent()) {
-                pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
-                        .chain(() -> leases.reschedule(tx, lease, delay.get(), error))).await().atMost(leaseTime);
+                lostRaces.retried(pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
+                        .chain(() -> leases.reschedule(tx, lease, delay.get(), error))), LostRaces.At.TRANSACTION)
+                        .await().atMost(leaseTime);
                 metrics.record(lease.table(), ProcessingMetrics.RETRIED);
                 LOG.warnf("%s #%d failed (try %d), next in %s: %s", lease.table().table(), lease.id(),
                         lease.failures() + 1, delay.get(), error);
                 return List.of();
             }
-            AfterCommit alert = pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
+            AfterCommit alert = lostRaces.retried(pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
                     .chain(() -> leases.bury(tx, lease, error))
-                    .chain(() -> handler.giveUp(tx, lease, error))).await().atMost(leaseTime);
+                    .chain(() -> handler.giveUp(tx, lease, error))), LostRaces.At.TRANSACTION).await().atMost(leaseTime);
             metrics.record(lease.table(), ProcessingMetrics.DEAD);
             LOG.errorf("Dead letter %s #%d after %d tries: %s", lease.table().table(), lease.id(),
                     lease.failures() + 1, error);

@@ -338,7 +338,7 @@ class GaleraIT {
             b.awaitReady(Duration.ofSeconds(30));
             sending.get();
             converge("G5", load, payments, "the whole cluster killed -9, bootstrapped from its most advanced node", watch,
-                    "recovery (wsrep-recover x3, bootstrap, two IST joins)=" + recovery.toMillis() + " ms");
+                    "recovery (wsrep-recover x3, bootstrap, two IST joins at once)=" + recovery.toMillis() + " ms");
         }
     }
 

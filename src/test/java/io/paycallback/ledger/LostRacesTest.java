@@ -61,7 +61,7 @@ class LostRacesTest {
             throw error(1062);
         });
 
-        assertThatThrownBy(() -> races.retried(insert).await().indefinitely())
+        assertThatThrownBy(() -> races.retried(insert, LostRaces.At.RESERVATION).await().indefinitely())
                 .satisfies(failure -> assertThat(MySqlErrors.isDuplicateKey(failure)).isTrue());
         assertThat(runs).hasValue(2);
         assertThat(registry.get(LostRaces.LOST_RACES).tag("at", "reservation").counter().count()).isEqualTo(1);
@@ -79,7 +79,7 @@ class LostRacesTest {
             return runs.get();
         });
 
-        assertThat(races.retried(insert).await().indefinitely()).isEqualTo(2);
+        assertThat(races.retried(insert, LostRaces.At.RESERVATION).await().indefinitely()).isEqualTo(2);
     }
 
     @Test
@@ -91,9 +91,9 @@ class LostRacesTest {
             throw error(1213);
         });
 
-        assertThatThrownBy(() -> races.retried(insert).await().indefinitely())
+        assertThatThrownBy(() -> races.retried(insert, LostRaces.At.RESERVATION).await().indefinitely())
                 .satisfies(failure -> assertThat(MySqlErrors.isLostRace(failure)).isTrue());
-        assertThat(runs).hasValue(1 + LostRaces.RESERVATION_RETRIES);
+        assertThat(runs).hasValue(1 + LostRaces.RETRIES);
     }
 
     @Test
@@ -105,7 +105,7 @@ class LostRacesTest {
             throw error(1205);
         });
 
-        assertThatThrownBy(() -> races.retried(insert).await().indefinitely());
+        assertThatThrownBy(() -> races.retried(insert, LostRaces.At.RESERVATION).await().indefinitely());
         assertThat(runs).hasValue(1);
     }
 }
