@@ -27,7 +27,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,31 +108,9 @@ class GaleraIT {
     }
 
     private static ServiceInstance instance(String name, int port) {
-        Map<String, String> config = new HashMap<>();
-        keys.asConfig().forEach((key, value) -> {
-            if (key.startsWith("paycallback.")) {
-                config.put(key, value);
-            }
-        });
-        String url = "127.0.0.1:" + port + "/" + GaleraCluster.DATABASE;
-        config.put("quarkus.datasource.jdbc.url", "jdbc:mariadb://" + url);
-        config.put("quarkus.datasource.reactive.url", "mysql://" + url);
-        config.put("quarkus.datasource.username", "paycallback");
-        config.put("quarkus.datasource.password", cluster.password());
-        config.put("quarkus.datasource.reactive.mysql.connection-timeout", "3");
-        config.put("quarkus.log.console.json.enabled", "false");
-        config.put("quarkus.shutdown.delay", "1s");
-        config.put("quarkus.shutdown.timeout", "10s");
+        Map<String, String> config = ServiceInstance.tierConfig(keys, "127.0.0.1:" + port + "/" + GaleraCluster.DATABASE,
+                cluster.password(), sink, TOKEN);
         config.put("paycallback.database.galera-check", "on");
-        config.put("paycallback.retry.lease", "5s");
-        config.put("paycallback.retry.backoff", "1s,1s,2s,2s,3s,3s,5s,5s");
-        config.put("paycallback.retry.scan-interval", "1s");
-        config.put("paycallback.retry.scan-delay", "1s");
-        config.put("paycallback.retry.shutdown-grace", "3s");
-        config.put("paycallback.downstream.destinations.sink.url", sink.url());
-        config.put("paycallback.downstream.destinations.sink.events", "order.paid,refund.requested,refund.succeeded,refund.failed,alert");
-        config.put("paycallback.downstream.destinations.sink.timeout", "2s");
-        config.put("paycallback.auth.order-service.tokens.galera", TOKEN);
         return new ServiceInstance(name, DIR.resolve(name), FreePorts.next(), FreePorts.next(), config);
     }
 

@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -94,31 +93,8 @@ class ServiceFaultIT {
     }
 
     private static ServiceInstance instance(String name) {
-        Map<String, String> config = new HashMap<>();
-        keys.asConfig().forEach((key, value) -> {
-            if (key.startsWith("paycallback.")) {
-                config.put(key, value);
-            }
-        });
-        String url = "127.0.0.1:" + proxy.port() + "/" + MariaDbServer.DATABASE;
-        config.put("quarkus.datasource.jdbc.url", "jdbc:mariadb://" + url);
-        config.put("quarkus.datasource.reactive.url", "mysql://" + url);
-        config.put("quarkus.datasource.username", "paycallback");
-        config.put("quarkus.datasource.password", DB_PASSWORD);
-        // Short enough that the vertx-sql-client#1706 burst, were it back, would land inside the proxy scenario.
-        config.put("quarkus.datasource.reactive.mysql.connection-timeout", "3");
-        config.put("quarkus.log.console.json.enabled", "false");
-        config.put("quarkus.shutdown.delay", "2s");
-        config.put("quarkus.shutdown.timeout", "10s");
-        config.put("paycallback.retry.lease", "5s");
-        config.put("paycallback.retry.backoff", "1s,1s,2s,2s,3s,3s,5s,5s");
-        config.put("paycallback.retry.scan-interval", "1s");
-        config.put("paycallback.retry.scan-delay", "1s");
-        config.put("paycallback.retry.shutdown-grace", "3s");
-        config.put("paycallback.downstream.destinations.sink.url", sink.url());
-        config.put("paycallback.downstream.destinations.sink.events", "order.paid,refund.requested,refund.succeeded,refund.failed,alert");
-        config.put("paycallback.downstream.destinations.sink.timeout", "2s");
-        config.put("paycallback.auth.order-service.tokens.fault", TOKEN);
+        Map<String, String> config = ServiceInstance.tierConfig(keys, "127.0.0.1:" + proxy.port() + "/" + MariaDbServer.DATABASE,
+                DB_PASSWORD, sink, TOKEN);
         return new ServiceInstance(name, DIR.resolve(name), FreePorts.next(), FreePorts.next(), config);
     }
 
