@@ -4,6 +4,7 @@ import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.console.OrderTimeline;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
+import io.paycallback.ledger.LostRaces;
 import io.paycallback.retry.LeaseHandler;
 import io.paycallback.retry.LeaseProcessor;
 import io.paycallback.retry.ProcessingMetrics;
@@ -58,6 +59,8 @@ class CloseAtProviderTest {
     List<LeaseHandler> handlers;
     @Inject
     ProcessingMetrics metrics;
+    @Inject
+    LostRaces lostRaces;
     @Inject
     PayCallbackConfig config;
     @Inject
@@ -205,7 +208,7 @@ class CloseAtProviderTest {
         }
         providers.mode("stripe", "ok");
         orders.forEach(this::makeDue);
-        Worker otherWorker = new Worker(new LeaseProcessor(pool, leases, handlers, metrics, config), leases, config);
+        Worker otherWorker = new Worker(new LeaseProcessor(pool, leases, handlers, metrics, lostRaces, config), leases, config);
         Scanner otherInstance = new Scanner(leases, otherWorker, config);
         try {
             List<Callable<Integer>> instances = List.of(() -> scanner.drain(LeasedTable.CLOSE_REQUESTS),
