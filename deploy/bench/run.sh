@@ -130,7 +130,8 @@ SQL
 # ---- build -------------------------------------------------------------------------------------------------------
 if [[ $SKIP_BUILD != 1 || ! -f target/quarkus-app/quarkus-run.jar || ! -f target/cp.txt ]]; then
   log "building (mvnw package, test classpath for the generator)"
-  ./mvnw -B -q package -DskipTests
+  # The image's layout (deploy/Dockerfile.jvm): the AOT cache covers the application's classes only with it.
+  ./mvnw -B -q package -DskipTests -Dquarkus.package.jar.type=aot-jar
   ./mvnw -B -q test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
 fi
 GEN_CP="target/test-classes:target/classes:$(cat target/cp.txt)"

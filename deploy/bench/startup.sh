@@ -15,6 +15,8 @@
 # deploy/Dockerfile.jvm come first, as in run.sh. Uses run.sh's database and keys (run it once first, any PHASES:
 # it creates the user, the migrated schema and target/bench/keys) and run.sh's knobs BENCH_DB, HTTP_PORT, MGMT_PORT.
 # Loopback only; the service and wrk inherit this script's niceness (run it under `nice -n 10` beside other work).
+# The scheduler is off: with it, these services' scanners would take due rows of a run.sh pass on the same database
+# (one did: 1,600 of an e2e pass's order.paid events went to the log destination of a service started here).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -75,7 +77,8 @@ one() { # round name jdk appdir opts
     PAYCALLBACK_ADMIN_TOKEN=bench-admin-token \
     exec "$jdk/bin/java" $JAVA_OPTS $opts "${MERCHANT_OPTS[@]}" \
       -Dquarkus.management.host=127.0.0.1 -Dquarkus.http.port="$HTTP_PORT" -Dquarkus.management.port="$MGMT_PORT" \
-      '-Dquarkus.log.category."io.paycallback.outbox".level=WARN' -jar quarkus-run.jar) >"$log" 2>&1 &
+      '-Dquarkus.log.category."io.paycallback.outbox".level=WARN' -Dquarkus.scheduler.enabled=false \
+      -jar quarkus-run.jar) >"$log" 2>&1 &
   PID=$!
   until curl -fsS -o /dev/null "http://127.0.0.1:$MGMT_PORT/q/health/ready" 2>/dev/null; do
     kill -0 "$PID" 2>/dev/null || { tail -20 "$log" >&2; echo "$name did not start" >&2; exit 1; }
