@@ -27,9 +27,12 @@ final class Downloads {
     private final HttpClient client;
     private final Duration timeout;
 
+    /** A provider may take a while to start sending a big bill: never less than this for the answer's head. */
+    private static final Duration LEAST_TIMEOUT = Duration.ofSeconds(30);
+
     Downloads(Duration timeout) {
-        this.timeout = timeout;
-        this.client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
+        this.timeout = timeout.compareTo(LEAST_TIMEOUT) < 0 ? LEAST_TIMEOUT : timeout;
+        this.client = HttpClient.newBuilder().connectTimeout(this.timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
     }
 
     /**

@@ -8,6 +8,9 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -38,8 +41,12 @@ public class StatementLines {
         this.pool = pool;
     }
 
-    /** The column values of one line; refuses a line whose identities do not fit the ledger's columns. */
-    static Tuple row(long runId, BillLine line) throws BillException {
+    /**
+     * The column values of one line; refuses a line whose identities do not fit the ledger's columns.
+     *
+     * @param lineNo the line's number in the run (its place in the bill, counted across pages)
+     */
+    static Tuple row(long runId, long lineNo, BillLine line) throws BillException {
         boolean payment = line.kind() == BillLine.Kind.PAYMENT;
         String ident = payment ? line.providerTradeNo()
                 : line.refundNo() != null ? line.refundNo() : line.providerRefundNo();
@@ -53,7 +60,7 @@ public class StatementLines {
                 throw new BillException.Malformed("line " + line.line() + ": an identity longer than " + IDENT_LENGTH);
             }
         }
-        return Tuple.tuple().addLong(runId).addLong(line.line()).addString(payment ? "P" : "R").addString(ident)
+        return Tuple.tuple().addLong(runId).addLong(lineNo).addString(payment ? "P" : "R").addString(ident)
                 .addString(line.outTradeNo()).addString(line.providerTradeNo()).addString(line.refundNo())
                 .addString(line.providerRefundNo()).addBigDecimal(line.amount()).addString(line.currency())
                 .addString(line.state().name());
@@ -74,7 +81,7 @@ public class StatementLines {
     }
 
     /** Deletes a run's staged lines, batch by batch; blocking, on a worker thread. */
-    public long deleteRun(long runId, java.time.Duration timeout) {
+    public long deleteRun(long runId, Duration timeout) {
         long deleted = 0;
         int batch;
         do {
@@ -88,10 +95,10 @@ public class StatementLines {
      * Deletes the staged lines of this merchant's and provider's runs dated before {@code before}: past the cross-day
      * window no comparison looks at them again.
      */
-    public void deleteAged(String merchantId, String channel, java.time.LocalDate before, java.time.Duration timeout) {
+    public void deleteAged(String merchantId, String channel, LocalDate before, Duration timeout) {
         List<Long> runs = pool.preparedQuery(AGED_RUNS).execute(Tuple.of(merchantId, channel, before))
                 .map(rows -> {
-                    List<Long> ids = new java.util.ArrayList<>();
+                    List<Long> ids = new ArrayList<>();
                     rows.forEach(row -> ids.add(row.getLong("id")));
                     return ids;
                 }).await().atMost(timeout);

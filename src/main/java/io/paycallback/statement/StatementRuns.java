@@ -42,8 +42,8 @@ public class StatementRuns {
             FROM statement_runs""";
     static final String BY_ID = FIND + " WHERE id = ?";
     static final String BY_DAY = FIND + " WHERE merchant_id = ? AND channel = ? AND bill_date = ?";
-    static final String LIST = FIND + """
-             WHERE bill_date BETWEEN ? AND ? AND (? IS NULL OR channel = ?) AND (? IS NULL OR merchant_id = ?)
+    static final String LIST = FIND + " " + """
+            WHERE bill_date BETWEEN ? AND ? AND (? IS NULL OR channel = ?) AND (? IS NULL OR merchant_id = ?)
             ORDER BY bill_date DESC, channel, merchant_id LIMIT ?""";
     static final String NEIGHBOURS = """
             SELECT id FROM statement_runs WHERE merchant_id = ? AND channel = ? AND bill_date BETWEEN ? AND ?""";
@@ -59,7 +59,7 @@ public class StatementRuns {
                 our_refund_count = ?, our_refund_sum = ?, lines_compared = ?, compared_at = NOW(3), updated_at = NOW(3)
             WHERE id = ? AND lease_token = ? AND status = 0""";
     static final String LAST_SUCCESS = """
-            SELECT channel, MAX(compared_at) AS compared_at FROM statement_runs
+            SELECT channel, TIMESTAMPDIFF(SECOND, MAX(compared_at), NOW(3)) AS age_seconds FROM statement_runs
             WHERE state IN ('MATCHED', 'DIFFERENCES') GROUP BY channel""";
 
     /** A run as stored. Totals are null until the run compared. */
@@ -168,12 +168,13 @@ public class StatementRuns {
         return pool.preparedQuery(LAST_SUCCESS).execute().map(rows -> {
             List<LastSuccess> last = new ArrayList<>();
             rows.forEach(row -> ChannelId.fromPath(row.getString("channel"))
-                    .ifPresent(channel -> last.add(new LastSuccess(channel, row.getLocalDateTime("compared_at")))));
+                    .ifPresent(channel -> last.add(new LastSuccess(channel, row.getLong("age_seconds")))));
             return last;
         });
     }
 
-    public record LastSuccess(ChannelId channel, LocalDateTime comparedAt) {
+    /** How many seconds ago a run of the provider last compared its bill, by the database's clock. */
+    public record LastSuccess(ChannelId channel, long ageSeconds) {
     }
 
     private static Uni<Void> fenced(SqlClient client, String sql, Tuple params, Lease lease) {

@@ -143,8 +143,13 @@ final class Manifests {
 
     /** The anchors GitHub and GitLab give README.md's headings: lower case, punctuation dropped, spaces as hyphens. */
     static List<String> readmeAnchors() {
+        return anchors("README.md");
+    }
+
+    /** The heading anchors of a Markdown file of the repository, as the Git host renders them. */
+    static List<String> anchors(String file) {
         List<String> anchors = new ArrayList<>();
-        Matcher heading = Pattern.compile("(?m)^#{1,6} +(.+?) *$").matcher(text("README.md"));
+        Matcher heading = Pattern.compile("(?m)^#{1,6} +(.+?) *$").matcher(text(file));
         while (heading.find()) {
             anchors.add(heading.group(1).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'));
         }

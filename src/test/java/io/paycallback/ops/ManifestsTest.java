@@ -551,14 +551,15 @@ class ManifestsTest {
     @ParameterizedTest
     @MethodSource("overlays")
     void everyAlertLinksItsRunbookSectionInTheReadme(String overlay) {
-        List<String> anchors = Manifests.readmeAnchors();
         for (JsonNode alert : alerts(Manifests.rendering(overlay))) {
             String name = alert.path("alert").asText();
             URI runbook = URI.create(alert.path("annotations").path("runbook_url").asText());
             assertThat(runbook.getScheme()).as(name).isEqualTo("https");
-            assertThat(runbook.getPath()).as(name).endsWith("/README.md");
-            assertThat(runbook.getFragment()).as("%s: its runbook is the README section of its name", name).isEqualTo(name.toLowerCase(Locale.ROOT));
-            assertThat(anchors).as("%s: README.md has no section #%s", name, runbook.getFragment()).contains(runbook.getFragment());
+            String file = runbook.getPath().substring(runbook.getPath().indexOf("/-/blob/main/") + "/-/blob/main/".length());
+            assertThat(file).as(name).matches("README\\.md|docs/[a-z-]+\\.md");
+            assertThat(runbook.getFragment()).as("%s: its runbook is the section of its name", name).isEqualTo(name.toLowerCase(Locale.ROOT));
+            assertThat(Manifests.anchors(file)).as("%s: %s has no section #%s", name, file, runbook.getFragment())
+                    .contains(runbook.getFragment());
         }
     }
 

@@ -1,0 +1,129 @@
+package io.paycallback.statement;
+
+import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.Money;
+import io.paycallback.statement.bill.BillLine;
+import io.paycallback.testsupport.Db;
+import io.paycallback.testsupport.ProviderKeys;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Ledger rows written straight into the tables, dated inside a bill date (the database's clock is UTC here), and bill
+ * lines to go with them: what a statement run compares.
+ */
+final class StatementLedger {
+
+    static final String MERCHANT = ProviderKeys.MERCHANT;
+
+    private final Db db;
+
+    StatementLedger(Db db) {
+        this.db = db;
+    }
+
+    /** A date no run of the provider has yet, far in the past, so no other suite's rows fall on it. */
+    LocalDate freshDate(ChannelId channel) {
+        while (true) {
+            LocalDate date = LocalDate.of(2001, 1, 1).plusDays(ThreadLocalRandom.current().nextInt(8000));
+            if (db.count("SELECT COUNT(*) FROM statement_runs WHERE channel = ? AND bill_date BETWEEN ? AND ?",
+                    channel.path(), date.minusDays(4), date.plusDays(4)) == 0) {
+                return date;
+            }
+        }
+    }
+
+    /** Noon of the bill date in the provider's zone, as the database writes times. */
+    static LocalDateTime noon(ChannelId channel, LocalDate date) {
+        return date.atTime(12, 0).atZone(Providers.zone(channel)).withZoneSameInstant(ZoneOffset.UTC).toLocalDateTime();
+    }
+
+    /** An order PAID by a processed payment of the provider, stored at {@code at}. */
+    void paid(ChannelId channel, String outTradeNo, String tradeNo, String amount, String currency, LocalDateTime at) {
+        db.update("""
+                INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, channel, channel_trade_no, paid_at,
+                                    created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'PAID', ?, ?, ?, ?, ?)""", MERCHANT, outTradeNo, new BigDecimal(amount), currency,
+                channel.path(), tradeNo, at, at, at);
+        db.update("""
+                INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount,
+                    currency, origin, status, retry_count, next_retry_at, raw_body, created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'SUCCESS', ?, ?, 'callback', 1, 0, ?, ?, ?, ?)""", MERCHANT, channel.path(), tradeNo,
+                outTradeNo, new BigDecimal(amount), currency, at, "{}".getBytes(StandardCharsets.UTF_8), at, at);
+    }
+
+    /** An order registered here and not paid. */
+    void pending(String outTradeNo, String amount, String currency) {
+        LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
+        db.update("""
+                INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'PENDING', ?, ?)""", MERCHANT, outTradeNo, new BigDecimal(amount), currency, now, now);
+    }
+
+    /** A refund of a paid order that SUCCEEDED at {@code at}. */
+    void refunded(ChannelId channel, String refundNo, String refundId, String outTradeNo, String tradeNo, String amount,
+                  String currency, LocalDateTime at) {
+        db.update("""
+                INSERT INTO refunds (merchant_id, channel, refund_no, channel_refund_id, out_trade_no, channel_trade_no,
+                                     amount, currency, status, reason, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'SUCCEEDED', 'customer', ?, ?)""", MERCHANT, channel.path(), refundNo,
+                refundId, outTradeNo, tradeNo, new BigDecimal(amount), currency, at, at);
+    }
+
+    static BillLine payment(String outTradeNo, String tradeNo, String amount, String currency, BillLine.State state) {
+        return new BillLine(BillLine.Kind.PAYMENT, outTradeNo, tradeNo, null, null, new BigDecimal(amount), currency,
+                state, 0);
+    }
+
+    static BillLine refund(String outTradeNo, String tradeNo, String refundNo, String refundId, String amount,
+                           String currency, BillLine.State state) {
+        return new BillLine(BillLine.Kind.REFUND, outTradeNo, tradeNo, refundNo, refundId, new BigDecimal(amount),
+                currency, state, 0);
+    }
+
+    /**
+     * Stripe's balance transactions of the lines, newest first, each with its expanded source (a Charge of the
+     * PaymentIntent, or a Refund), as {@code GET /v1/balance_transactions?expand[]=data.source} lists them.
+     */
+    static byte[] stripe(List<BillLine> lines, LocalDate date) {
+        long created = date.atStartOfDay(ZoneOffset.UTC).toEpochSecond() + 3600;
+        StringBuilder json = new StringBuilder("[");
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            BillLine line = lines.get(i);
+            String currency = line.currency().toLowerCase(Locale.ROOT);
+            long minor;
+            try {
+                minor = Money.toMinorUnits(line.amount(), line.currency());
+            } catch (Exception e) {
+                throw new IllegalArgumentException(e);
+            }
+            boolean payment = line.kind() == BillLine.Kind.PAYMENT;
+            String source = payment
+                    ? """
+                    {"id":"ch_%s","object":"charge","amount":%d,"currency":"%s","payment_intent":"%s","status":"succeeded",\
+                    "metadata":{%s}}""".formatted(line.providerTradeNo().substring(3), minor, currency,
+                    line.providerTradeNo(), line.outTradeNo() == null ? "" : "\"out_trade_no\":\"" + line.outTradeNo() + "\"")
+                    : """
+                    {"id":"%s","object":"refund","amount":%d,"currency":"%s","charge":"ch_%s","payment_intent":"%s",\
+                    "status":"%s","metadata":{%s}}""".formatted(line.providerRefundNo(), minor, currency,
+                    line.providerTradeNo().substring(3), line.providerTradeNo(), switch (line.state()) {
+                        case SUCCEEDED -> "succeeded";
+                        case PROCESSING -> "pending";
+                        default -> "failed";
+                    }, line.refundNo() == null ? "" : "\"out_refund_no\":\"" + line.refundNo() + "\"");
+            json.append(json.length() == 1 ? "" : ",").append("""
+                    {"id":"txn_%d_%d","object":"balance_transaction","amount":%d,"currency":"%s","created":%d,\
+                    "fee":0,"net":%d,"reporting_category":"%s","type":"%s","status":"available","source":%s}"""
+                    .formatted(created, i, payment ? minor : -minor, currency, created + i, payment ? minor : -minor,
+                            payment ? "charge" : "refund", payment ? "charge" : "refund", source));
+        }
+        return json.append("]").toString().getBytes(StandardCharsets.UTF_8);
+    }
+}
