@@ -52,8 +52,6 @@ public class StatementConsole {
     static class Templates {
         static native TemplateInstance statements(ConsoleViews.Page page, Filter filter, List<RunLine> runs,
                                                   List<DiscrepancyLine> discrepancies);
-
-        static native TemplateInstance done(ConsoleViews.Done done);
     }
 
     /** The filter as the form shows it back. */
@@ -158,7 +156,7 @@ public class StatementConsole {
         if (blank(note)) {
             return done(false, "a resolution needs a note: what was found and done");
         }
-        return actions.resolve(id, note.strip(), identity.getPrincipal().getName()).map(resolution -> Templates.done(
+        return actions.resolve(id, note.strip(), identity.getPrincipal().getName()).map(resolution -> ConsoleResource.Templates.done(
                 resolution instanceof StatementActions.Resolution.Resolved
                         ? new ConsoleViews.Done(true, "resolved")
                         : new ConsoleViews.Done(false, "not open (any more)")));
@@ -179,7 +177,7 @@ public class StatementConsole {
             return done(false, "merchant " + merchant + " has no API keys for " + provider.get().path());
         }
         return actions.rerun(merchant, provider.get(), day.get(), identity.getPrincipal().getName())
-                .map(rerun -> Templates.done(new ConsoleViews.Done(true, switch (rerun.outcome()) {
+                .map(rerun -> ConsoleResource.Templates.done(new ConsoleViews.Done(true, switch (rerun.outcome()) {
                     case ENROLLED -> "enrolled: the run starts within seconds";
                     case REQUEUED -> "queued again: the run starts within seconds";
                     case ALREADY_PENDING -> "already queued or running";
@@ -192,7 +190,7 @@ public class StatementConsole {
     }
 
     private static Uni<TemplateInstance> done(boolean ok, String message) {
-        return Uni.createFrom().item(Templates.done(new ConsoleViews.Done(ok, message)));
+        return Uni.createFrom().item(ConsoleResource.Templates.done(new ConsoleViews.Done(ok, message)));
     }
 
     private static <E extends Enum<E>> Optional<E> parse(String value, Class<E> type) {

@@ -91,7 +91,8 @@ final class AlipayClient implements ProviderClient, StatementClient {
     @Override
     public TradeBill tradeBill(String merchantId, LocalDate billDate) {
         ObjectNode biz = JSON.createObjectNode().put("bill_type", "trade").put("bill_date", billDate.toString());
-        Answer answer = call(merchantId, BILL_URL, biz).await().atMost(timeout.plusSeconds(2));
+        Duration limit = Downloads.atLeast(timeout);
+        Answer answer = call(merchantId, BILL_URL, biz, limit).await().atMost(limit.plusSeconds(2));
         String subCode = answer.fields().get("sub_code");
         // Spelt isp.bill_not_exist in today's gateway and BILL_NOT_EXIST in older documents: accept either.
         if (!SUCCESS.equals(answer.fields().get("code")) && subCode != null
@@ -169,6 +170,10 @@ final class AlipayClient implements ProviderClient, StatementClient {
     }
 
     private Uni<Answer> call(String merchantId, String method, ObjectNode bizContent) {
+        return call(merchantId, method, bizContent, timeout);
+    }
+
+    private Uni<Answer> call(String merchantId, String method, ObjectNode bizContent, Duration timeout) {
         Keys keys = merchants.get(merchantId);
         Map<String, String> params = new LinkedHashMap<>();
         params.put("app_id", keys.appId());

@@ -31,8 +31,13 @@ final class Downloads {
     private static final Duration LEAST_TIMEOUT = Duration.ofSeconds(30);
 
     Downloads(Duration timeout) {
-        this.timeout = timeout.compareTo(LEAST_TIMEOUT) < 0 ? LEAST_TIMEOUT : timeout;
+        this.timeout = atLeast(timeout);
         this.client = HttpClient.newBuilder().connectTimeout(this.timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
+    }
+
+    /** A bill call's time limit: the configured one, but never under 30 s (bills are not answered in a hurry). */
+    static Duration atLeast(Duration timeout) {
+        return timeout.compareTo(LEAST_TIMEOUT) < 0 ? LEAST_TIMEOUT : timeout;
     }
 
     /**

@@ -86,8 +86,8 @@ final class WxPayClient implements ProviderClient, StatementClient {
         String url = "/v3/bill/tradebill?bill_date=" + billDate + "&bill_type=ALL&tar_type=GZIP";
         JsonNode answer;
         try {
-            answer = call(merchantId, keys, HttpMethod.GET, url, "")
-                    .map(response -> verified(merchantId, keys, response)).await().atMost(timeout.plusSeconds(2));
+            answer = call(merchantId, keys, HttpMethod.GET, url, "", Downloads.atLeast(timeout))
+                    .map(response -> verified(merchantId, keys, response)).await().atMost(Downloads.atLeast(timeout).plusSeconds(2));
         } catch (ProviderException e) {
             if (e.failure() instanceof ProviderFailure.Rejected rejected) {
                 if ("STATEMENT_CREATING".equals(rejected.code())) {
@@ -181,6 +181,11 @@ final class WxPayClient implements ProviderClient, StatementClient {
     }
 
     private Uni<ProviderHttp.Response> call(String merchantId, Keys keys, HttpMethod method, String url, String body) {
+        return call(merchantId, keys, method, url, body, timeout);
+    }
+
+    private Uni<ProviderHttp.Response> call(String merchantId, Keys keys, HttpMethod method, String url, String body,
+                                            Duration timeout) {
         long timestamp = clock.instant().getEpochSecond();
         String nonce = UUID.randomUUID().toString().replace("-", "");
         String authorization = WxPayAuthorization.header(keys.mchid(), keys.serial(), keys.privateKey(), method.name(),

@@ -1,5 +1,6 @@
 package io.paycallback.statement;
 
+import io.paycallback.ledger.MySqlErrors;
 import io.paycallback.statement.StatementRuns.Run;
 import io.paycallback.statement.bill.BillTotals;
 import io.smallrye.mutiny.Uni;
@@ -200,10 +201,19 @@ public class Comparison {
                 .chain(() -> tx.preparedQuery(REFUND_LINES).execute(refunds))
                 .chain(() -> tx.preparedQuery(PAYMENT_CANDIDATES.formatted(runs)).execute(paymentCandidates))
                 .chain(() -> tx.preparedQuery(REFUND_CANDIDATES.formatted(runs)).execute(refundCandidates))
-                .chain(() -> tx.preparedQuery(LISTED_ELSEWHERE).execute(Tuple.of("listed in the bill of " + run.billDate(),
-                        merchant, channel, run.id(), run.id())))
-                .chain(() -> tx.preparedQuery(OPEN_DUE).execute())
                 .replaceWithVoid();
+    }
+
+    /**
+     * Settles what other days' runs found missing at the provider and this bill lists. Its own statement after the
+     * comparison committed: it writes other runs' rows, and holding those locks in the comparison's long transaction
+     * would make concurrent runs deadlock.
+     */
+    Uni<Integer> listedElsewhere(SqlClient client, Run run) {
+        return client.preparedQuery(LISTED_ELSEWHERE).execute(Tuple.of("listed in the bill of " + run.billDate(),
+                        run.merchantId(), run.channel().path(), run.id(), run.id()))
+                .onFailure(MySqlErrors::isLockContest).retry().atMost(2)
+                .map(rows -> rows.rowCount());
     }
 
     /** Our payments and refunds of the day, counted and summed like the bill's lines. */
@@ -227,9 +237,10 @@ public class Comparison {
         return client.preparedQuery(OPEN_OF_RUN).execute(Tuple.of(runId)).map(rows -> rows.iterator().next().getLong(0));
     }
 
-    /** Opens what waited out its cross-day window; for the schedule, between runs. */
+    /** Opens what waited out its cross-day window: after every run, and on the schedule between runs. */
     Uni<Integer> openDue(SqlClient client) {
-        return client.preparedQuery(OPEN_DUE).execute().map(rows -> rows.rowCount());
+        return client.preparedQuery(OPEN_DUE).execute().onFailure(MySqlErrors::isLockContest).retry().atMost(2)
+                .map(rows -> rows.rowCount());
     }
 
     private static Tuple copy(Tuple tuple) {

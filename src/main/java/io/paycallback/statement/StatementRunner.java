@@ -138,6 +138,8 @@ public class StatementRunner implements LeaseHandler {
         List<Long> neighbours = runs.neighbours(pool, run, window).await().atMost(timeout);
         BillTotals ours = readCommitted(tx -> comparison.compare(tx, run, day, neighbours)
                 .chain(() -> comparison.ours(tx, run, day)));
+        comparison.listedElsewhere(pool, run).await().atMost(compareTimeout);
+        comparison.openDue(pool).await().atMost(compareTimeout);
         metrics.linesCompared(run.channel(), sink.count());
         int repaired = 0;
         for (Discrepancies.Discrepancy missing : discrepancies.repairable(run.id(), REPAIRS_PER_TRY).await().atMost(timeout)) {

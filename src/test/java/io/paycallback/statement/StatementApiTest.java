@@ -1,7 +1,6 @@
 package io.paycallback.statement;
 
 import io.paycallback.channel.ChannelId;
-import io.paycallback.ledger.LeasedTable;
 import io.paycallback.retry.Scanner;
 import io.paycallback.statement.bill.BillFiles;
 import io.paycallback.testsupport.Api;
@@ -50,7 +49,7 @@ class StatementApiTest {
                 payment(second, "4200" + second, "3.00", "CNY", SUCCEEDED)), BillFiles.WxOptions.standard());
         providers.bill("wxpay", date, "ok", file.gzip(), file.sha1Hex());
         schedule.enrol(ChannelId.WXPAY, date);
-        scanner.drain(LeasedTable.STATEMENT_RUNS);
+        StatementLedger.drained(scanner, () -> runRow(db, date));
 
         Api.as(Api.ALICE_TOKEN).get("/admin/statements/runs?channel=wxpay&from=" + date + "&to=" + date).then()
                 .statusCode(200).body("$", hasSize(1)).body("[0].state", equalTo("DIFFERENCES"))
@@ -77,7 +76,7 @@ class StatementApiTest {
         Api.as(Api.BOB_TOKEN).contentType("application/json")
                 .body("{\"channel\":\"wxpay\",\"billDate\":\"" + date + "\"}").post("/admin/statements/runs").then()
                 .statusCode(200).body("outcome", equalTo("requeued"));
-        scanner.drain(LeasedTable.STATEMENT_RUNS);
+        StatementLedger.drained(scanner, () -> runRow(db, date));
         Api.as(Api.BOB_TOKEN).get("/admin/statements/discrepancies?channel=wxpay&billDate=" + date).then()
                 .statusCode(200).body("$", hasSize(2))
                 .body("find { it.id == " + resolved + " }.state", equalTo("RESOLVED"))
@@ -90,7 +89,13 @@ class StatementApiTest {
         assertThat(scraped).contains("paycallback_statement_discrepancies_open{kind=\"not_registered\"}")
                 .contains("paycallback_statement_runs_total{channel=\"wxpay\",result=\"differences\"}")
                 .contains("paycallback_statement_lines_total{channel=\"wxpay\"}")
-                .contains("paycallback_statement_last_success_timestamp_seconds{channel=\"wxpay\"}");
+                .contains("paycallback_statement_last_success_timestamp_seconds{channel=\"wxpay\"}")
+                .contains("paycallback_statement_discrepancy_oldest_open_seconds");
+    }
+
+    private static io.vertx.mutiny.sqlclient.Row runRow(Db db, LocalDate date) {
+        return db.first("SELECT status, retry_count, state FROM statement_runs WHERE channel = 'wxpay' AND bill_date = ?",
+                date);
     }
 
     @Test

@@ -3,7 +3,10 @@ package io.paycallback.statement;
 import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Money;
 import io.paycallback.statement.bill.BillLine;
+import io.paycallback.ledger.LeasedTable;
+import io.paycallback.retry.Scanner;
 import io.paycallback.testsupport.Db;
+import io.vertx.mutiny.sqlclient.Row;
 import io.paycallback.testsupport.ProviderKeys;
 
 import java.math.BigDecimal;
@@ -14,6 +17,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * Ledger rows written straight into the tables, dated inside a bill date (the database's clock is UTC here), and bill
@@ -27,6 +31,27 @@ final class StatementLedger {
 
     StatementLedger(Db db) {
         this.db = db;
+    }
+
+    /**
+     * Drains the statement runs until the run has had its try: a try that lost a lock contest to another run (another
+     * test's run retrying at the same time) is given back for a second and not counted, so drain again.
+     */
+    static Row drained(Scanner scanner, Supplier<Row> run) {
+        for (int round = 0; ; round++) {
+            scanner.drain(LeasedTable.STATEMENT_RUNS);
+            Row row = run.get();
+            if (row.getInteger("status") != 0 || row.getInteger("retry_count") > 0
+                    || !"PENDING".equals(row.getString("state")) || round == 5) {
+                return row;
+            }
+            try {
+                Thread.sleep(1200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return row;
+            }
+        }
     }
 
     /** A date no run of the provider has yet, far in the past, so no other suite's rows fall on it. */

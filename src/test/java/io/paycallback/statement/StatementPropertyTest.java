@@ -1,7 +1,6 @@
 package io.paycallback.statement;
 
 import io.paycallback.channel.ChannelId;
-import io.paycallback.ledger.LeasedTable;
 import io.paycallback.retry.Scanner;
 import io.paycallback.statement.bill.BillFiles;
 import io.paycallback.statement.bill.BillLine;
@@ -73,7 +72,8 @@ class StatementPropertyTest {
                 }
                 serve(channel, date, lines);
                 schedule.enrol(channel, date);
-                scanner.drain(LeasedTable.STATEMENT_RUNS);
+                StatementLedger.drained(scanner, () -> db.first("SELECT status, retry_count, state FROM statement_runs"
+                        + " WHERE channel = ? AND bill_date = ?", channel.path(), date));
                 Set<String> found = db.rows("""
                                 SELECT d.kind, d.item, d.ident FROM statement_discrepancies d JOIN statement_runs r ON r.id = d.run_id
                                 WHERE r.channel = ? AND r.bill_date = ? AND r.status = 1""", channel.path(), date)

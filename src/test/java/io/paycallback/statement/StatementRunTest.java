@@ -343,8 +343,7 @@ class StatementRunTest {
 
     private Row runDay(ChannelId channel, LocalDate date) {
         schedule.enrol(channel, date);
-        scanner.drain(LeasedTable.STATEMENT_RUNS);
-        return runRow(channel, date);
+        return StatementLedger.drained(scanner, () -> runRow(channel, date));
     }
 
     private Row runRow(ChannelId channel, LocalDate date) {
@@ -370,6 +369,6 @@ class StatementRunTest {
         Api.authorized().contentType("application/json")
                 .body("{\"channel\":\"" + channel.path() + "\",\"billDate\":\"" + date + "\"}")
                 .post("/admin/statements/runs").then().statusCode(200);
-        scanner.drain(LeasedTable.STATEMENT_RUNS);
+        StatementLedger.drained(scanner, () -> runRow(channel, date));
     }
 }
