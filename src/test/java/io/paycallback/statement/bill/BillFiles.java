@@ -26,6 +26,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;
+import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -128,7 +129,13 @@ public final class BillFiles {
 
     /** The bill as WeChat serves it with tar_type=GZIP; the hash is over the uncompressed text. Closes nothing. */
     public static Written wxPayGzip(Iterator<BillLine> lines, WxOptions options, OutputStream out) throws IOException {
-        GZIPOutputStream gzip = new GZIPOutputStream(new NonClosing(out), 1 << 16);
+        // The fastest deflate level: the bench writes million-line bills, and the reader does not care how well
+        // they were compressed.
+        GZIPOutputStream gzip = new GZIPOutputStream(new NonClosing(out), 1 << 16) {
+            {
+                def.setLevel(Deflater.BEST_SPEED);
+            }
+        };
         Written written = wxPay(lines, options, gzip);
         gzip.finish();
         return written;
@@ -318,6 +325,7 @@ public final class BillFiles {
     public static long alipay(Iterator<BillLine> lines, AlipayOptions options, OutputStream out) throws IOException {
         ZipOutputStream zip = new ZipOutputStream(new BufferedOutputStream(new NonClosing(out), 1 << 16),
                 AlipayTradeBill.GBK);
+        zip.setLevel(Deflater.BEST_SPEED);
         String eol = options.crlf() ? "\r\n" : "\n";
         long payments = 0;
         long refunds = 0;
