@@ -160,6 +160,20 @@ final class Fields {
         }
     }
 
+    /** {@link #currency} remembering the last code: a bill has one or two currencies over a million lines. */
+    static final class Currencies {
+        private String lastRaw;
+        private String lastCode;
+
+        String code(String raw, long line) throws BillException.Malformed {
+            if (!raw.equals(lastRaw)) {
+                lastCode = currency(raw, line);
+                lastRaw = raw;
+            }
+            return lastCode;
+        }
+    }
+
     /** Column positions by name; a header that names a column twice is ambiguous and refused. */
     static Map<String, Integer> positions(List<String> header, String what) throws BillException.Malformed {
         Map<String, Integer> positions = new HashMap<>();

@@ -251,7 +251,7 @@ public final class WxPayTradeBill {
     /** Where the columns a line needs sit, per the file's own header. */
     private record Layout(int width, int state, int outTradeNo, int tradeNo, int refundNo, int providerRefundNo,
                           int refundStatus, int currency, int paymentAmount, String paymentColumn, int refundAmount,
-                          String refundColumn, List<Summed> summed) {
+                          String refundColumn, List<Summed> summed, Fields.Currencies currencies) {
 
         static Layout of(List<String> header) throws BillException.Malformed {
             Map<String, Integer> at = Fields.positions(header, "the header");
@@ -278,7 +278,7 @@ public final class WxPayTradeBill {
                     Fields.required(at, "货币种类", what),
                     paymentAmount, paymentColumn,
                     Fields.firstOf(at, refundColumn), refundColumn,
-                    List.copyOf(summed));
+                    List.copyOf(summed), new Fields.Currencies());
         }
 
         /** The summary must total the columns the lines' amounts come from, or the check proves nothing. */
@@ -300,7 +300,7 @@ public final class WxPayTradeBill {
 
         BillLine line(Fields f) throws BillException.Malformed {
             long number = f.line();
-            String currencyCode = Fields.currency(f.get(currency), number);
+            String currencyCode = currencies.code(f.get(currency), number);
             String status = f.get(state);
             return switch (status) {
                 case "SUCCESS" -> payment(f, BillLine.State.SUCCEEDED, currencyCode);
