@@ -99,6 +99,7 @@ final class FakeProviders {
         server.createContext("/stripe/", exchange -> handle(exchange, this::stripe));
         server.createContext("/control/", exchange -> handle(exchange, this::control));
         server.createContext("/control/bill", this::storeBill);
+        server.createContext("/control/generated-bill", exchange -> handle(exchange, this::generatedBill));
         server.createContext("/wx/v3/billdownload/", this::wxBillFile);
         server.createContext("/alipay/download", this::alipayBillFile);
         server.start();
@@ -177,6 +178,8 @@ final class FakeProviders {
             }
             Bill bill = bills.getOrDefault("wxpay/" + date, new Bill("none", null, null));
             return switch (bill.status()) {
+                case "generated" -> wxSigned(200, "{\"hash_type\":\"SHA1\",\"hash_value\":\"" + bill.sha1()
+                        + "\",\"download_url\":\"" + base + "/wx/v3/billdownload/file?token=" + date + "&tartype=gzip\"}");
                 case "creating" -> Answer.json(400, "{\"code\":\"STATEMENT_CREATING\",\"message\":\"账单生成中\"}");
                 case "none" -> Answer.json(400, "{\"code\":\"NO_STATEMENT_EXIST\",\"message\":\"请求的账单文件不存在\"}");
                 default -> wxSigned(200, "{\"hash_type\":\"SHA1\",\"hash_value\":\"" + bill.sha1()
@@ -471,7 +474,39 @@ final class FakeProviders {
             exchange.close();
             return;
         }
+        if (bill.status().equals("generated")) {
+            exchange.getResponseHeaders().add("Content-Type", "application/octet-stream");
+            exchange.sendResponseHeaders(200, 0);
+            try (OutputStream out = exchange.getResponseBody()) {
+                io.paycallback.statement.bill.BillFiles.wxPayGzip(generated(bill), io.paycallback.statement.bill.BillFiles.WxOptions.standard(), out);
+            }
+            exchange.close();
+            return;
+        }
         binary(exchange, "application/octet-stream", bill.body());
+    }
+
+    /**
+     * A WeChat Pay bill of {@code lines} payments written as it is served, never held: line i pays order
+     * {@code <prefix><i>} (transaction {@code 4200<prefix><i>}) 1.00 CNY. Its SHA-1 is computed by writing it once.
+     */
+    private Answer generatedBill(HttpExchange exchange, String body) throws IOException {
+        Map<String, String> params = form(exchange.getRequestURI().getRawQuery());
+        String spec = params.get("prefix") + "/" + params.get("lines");
+        String sha1 = io.paycallback.statement.bill.BillFiles.wxPay(generated(new Bill("generated", spec.getBytes(StandardCharsets.UTF_8), null)),
+                io.paycallback.statement.bill.BillFiles.WxOptions.standard(), OutputStream.nullOutputStream()).sha1Hex();
+        bills.put("wxpay/" + params.get("date"), new Bill("generated", spec.getBytes(StandardCharsets.UTF_8), sha1));
+        return new Answer(200, Map.of("Content-Type", "text/plain"), sha1);
+    }
+
+    private static java.util.Iterator<io.paycallback.statement.bill.BillLine> generated(Bill bill) {
+        String[] spec = new String(bill.body(), StandardCharsets.UTF_8).split("/");
+        String prefix = spec[0];
+        long lines = Long.parseLong(spec[1]);
+        BigDecimal amount = new BigDecimal("1.00");
+        return java.util.stream.LongStream.rangeClosed(1, lines).mapToObj(i -> new io.paycallback.statement.bill.BillLine(
+                io.paycallback.statement.bill.BillLine.Kind.PAYMENT, prefix + i, "4200" + prefix + i, null, null, amount,
+                "CNY", io.paycallback.statement.bill.BillLine.State.SUCCEEDED, i)).iterator();
     }
 
     private void alipayBillFile(HttpExchange exchange) throws IOException {

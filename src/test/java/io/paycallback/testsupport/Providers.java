@@ -42,6 +42,15 @@ public final class Providers {
         request.post(base + "/control/bill").then().statusCode(200);
     }
 
+    /**
+     * A WeChat Pay bill of {@code lines} payments that the fake writes while serving it (never held whole): line i
+     * pays order {@code <prefix><i>}, transaction {@code 4200<prefix><i>}, 1.00 CNY.
+     */
+    public void generatedWxBill(LocalDate date, String prefix, long lines) {
+        given().queryParam("date", date.toString()).queryParam("prefix", prefix).queryParam("lines", lines)
+                .post(base + "/control/generated-bill").then().statusCode(200);
+    }
+
     public void reset() {
         given().post(base + "/control/reset").then().statusCode(200);
     }
