@@ -1,7 +1,7 @@
 package io.paycallback.statement;
 
 import io.paycallback.channel.ChannelId;
-import io.paycallback.channel.Money;
+import io.paycallback.statement.bill.BillFiles;
 import io.paycallback.statement.bill.BillLine;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.retry.Scanner;
@@ -15,7 +15,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
@@ -113,42 +112,8 @@ final class StatementLedger {
                 currency, state, 0);
     }
 
-    /**
-     * Stripe's balance transactions of the lines, newest first, each with its expanded source (a Charge of the
-     * PaymentIntent, or a Refund), as {@code GET /v1/balance_transactions?expand[]=data.source} lists them.
-     */
-    static byte[] stripe(List<BillLine> lines, LocalDate date) {
-        long created = date.atStartOfDay(ZoneOffset.UTC).toEpochSecond() + 3600;
-        StringBuilder json = new StringBuilder("[");
-        for (int i = lines.size() - 1; i >= 0; i--) {
-            BillLine line = lines.get(i);
-            String currency = line.currency().toLowerCase(Locale.ROOT);
-            long minor;
-            try {
-                minor = Money.toMinorUnits(line.amount(), line.currency());
-            } catch (Exception e) {
-                throw new IllegalArgumentException(e);
-            }
-            boolean payment = line.kind() == BillLine.Kind.PAYMENT;
-            String source = payment
-                    ? """
-                    {"id":"ch_%s","object":"charge","amount":%d,"currency":"%s","payment_intent":"%s","status":"succeeded",\
-                    "metadata":{%s}}""".formatted(line.providerTradeNo().substring(3), minor, currency,
-                    line.providerTradeNo(), line.outTradeNo() == null ? "" : "\"out_trade_no\":\"" + line.outTradeNo() + "\"")
-                    : """
-                    {"id":"%s","object":"refund","amount":%d,"currency":"%s","charge":"ch_%s","payment_intent":"%s",\
-                    "status":"%s","metadata":{%s}}""".formatted(line.providerRefundNo(), minor, currency,
-                    line.providerTradeNo().substring(3), line.providerTradeNo(), switch (line.state()) {
-                        case SUCCEEDED -> "succeeded";
-                        case PROCESSING -> "pending";
-                        default -> "failed";
-                    }, line.refundNo() == null ? "" : "\"out_refund_no\":\"" + line.refundNo() + "\"");
-            json.append(json.length() == 1 ? "" : ",").append("""
-                    {"id":"txn_%d_%d","object":"balance_transaction","amount":%d,"currency":"%s","created":%d,\
-                    "fee":0,"net":%d,"reporting_category":"%s","type":"%s","status":"available","source":%s}"""
-                    .formatted(created, i, payment ? minor : -minor, currency, created + i, payment ? minor : -minor,
-                            payment ? "charge" : "refund", payment ? "charge" : "refund", source));
-        }
-        return json.append("]").toString().getBytes(StandardCharsets.UTF_8);
+    /** Stripe's balance transaction pages of the lines, 100 a page, as the API lists them. */
+    static List<byte[]> stripe(List<BillLine> lines) {
+        return BillFiles.stripePages(lines.stream().map(BillFiles.StripeMovement::new).toList(), 100);
     }
 }

@@ -178,7 +178,7 @@ class StatementPropertyTest {
             }
             case ALIPAY -> providers.bill("alipay", date, "ok", BillFiles.alipay(lines, BillFiles.AlipayOptions.standard()),
                     null);
-            case STRIPE -> providers.bill("stripe", date, "ok", StatementLedger.stripe(lines, date), null);
+            case STRIPE -> providers.stripeBill(date, StatementLedger.stripe(lines));
         }
     }
 }

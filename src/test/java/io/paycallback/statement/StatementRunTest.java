@@ -163,7 +163,7 @@ class StatementRunTest {
         String paid = lines.get(0).providerTradeNo();
         ledger.refunded(stripe, refundNo, refundId, lines.get(0).outTradeNo(), paid, "19.99", "USD", noon(stripe, date));
         lines.add(refund(null, paid, null, refundId, "19.99", "USD", FAILED));
-        providers.bill("stripe", date, "ok", StatementLedger.stripe(lines, date), null);
+        providers.stripeBill(date, StatementLedger.stripe(lines));
 
         Row run = runDay(stripe, date);
 

@@ -66,12 +66,14 @@ final class FakeProviders {
     private final List<String> requests = new CopyOnWriteArrayList<>();
     /** Trade bills by provider and date ({@code wxpay/2026-12-02}): the file as the provider serves it, or a state. */
     private final Map<String, Bill> bills = new ConcurrentHashMap<>();
+    /** Stripe's balance transaction pages by date, each as the API answers it (has_more included). */
+    private final Map<String, List<byte[]>> stripePages = new ConcurrentHashMap<>();
     private HttpServer server;
     private String base;
 
     /**
      * @param status {@code ok}, {@code creating} (WeChat Pay STATEMENT_CREATING) or {@code none} (nothing booked)
-     * @param body   WeChat Pay: the gzip; Alipay: the ZIP; Stripe: a JSON array of balance transactions, newest first
+     * @param body   WeChat Pay: the gzip; Alipay: the ZIP (Stripe's pages are kept apart, one by one)
      * @param sha1   WeChat Pay: the hash_value the apply answer states
      */
     private record Bill(String status, byte[] body, String sha1) {
@@ -414,7 +416,7 @@ final class FakeProviders {
         return stripeError(404, "invalid_request_error", "resource_missing");
     }
 
-    /** Newest first, as Stripe lists them; {@code limit} per page, after {@code starting_after}. */
+    /** The stored pages of the day: the first, or the one after the page whose last transaction is starting_after. */
     private Answer stripeBalanceTransactions(Map<String, String> query, boolean verified) throws IOException {
         long from = Long.parseLong(query.get("created[gte]"));
         String date = java.time.Instant.ofEpochSecond(from).atZone(java.time.ZoneOffset.UTC).toLocalDate().toString();
@@ -422,27 +424,22 @@ final class FakeProviders {
         if (!verified) {
             return stripeError(401, "invalid_request_error", "api_key_invalid");
         }
-        if (!"data.source".equals(query.get("expand[]"))
+        if (!"data.source".equals(query.get("expand[]")) || !"100".equals(query.get("limit"))
                 || Long.parseLong(query.get("created[lt]")) - from != 86_400) {
             return stripeError(400, "invalid_request_error", "parameter_invalid");
         }
-        Bill bill = bills.get("stripe/" + date);
-        JsonNode all = bill == null ? JSON.createArrayNode() : JSON.readTree(bill.body());
-        int limit = Integer.parseInt(query.getOrDefault("limit", "10"));
-        int start = 0;
+        List<byte[]> pages = stripePages.getOrDefault(date, List.of());
+        int page = 0;
         if (query.containsKey("starting_after")) {
-            while (start < all.size() && !all.get(start).path("id").asText().equals(query.get("starting_after"))) {
-                start++;
+            while (page < pages.size()) {
+                JsonNode data = JSON.readTree(pages.get(page++)).path("data");
+                if (data.size() > 0 && data.get(data.size() - 1).path("id").asText().equals(query.get("starting_after"))) {
+                    break;
+                }
             }
-            start++;
         }
-        StringBuilder data = new StringBuilder();
-        for (int i = start; i < Math.min(all.size(), start + limit); i++) {
-            data.append(data.isEmpty() ? "" : ",").append(all.get(i).toString());
-        }
-        boolean more = start + limit < all.size();
-        return Answer.json(200, "{\"object\":\"list\",\"url\":\"/v1/balance_transactions\",\"has_more\":" + more
-                + ",\"data\":[" + data + "]}");
+        return page < pages.size() ? Answer.json(200, new String(pages.get(page), StandardCharsets.UTF_8))
+                : Answer.json(200, "{\"object\":\"list\",\"url\":\"/v1/balance_transactions\",\"has_more\":false,\"data\":[]}");
     }
 
     // ---- bill files: binary bodies, outside the text handler ----
@@ -453,8 +450,13 @@ final class FakeProviders {
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readAllBytes();
         }
-        bills.put(params.get("provider") + "/" + params.get("date"),
-                new Bill(params.getOrDefault("status", "ok"), body, params.get("sha1")));
+        if (params.containsKey("page")) {
+            List<byte[]> pages = stripePages.computeIfAbsent(params.get("date"), date -> new CopyOnWriteArrayList<>());
+            pages.add(Integer.parseInt(params.get("page")), body);
+        } else {
+            bills.put(params.get("provider") + "/" + params.get("date"),
+                    new Bill(params.getOrDefault("status", "ok"), body, params.get("sha1")));
+        }
         exchange.sendResponseHeaders(200, -1);
         exchange.close();
     }

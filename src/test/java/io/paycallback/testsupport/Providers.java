@@ -29,8 +29,8 @@ public final class Providers {
      * The trade bill the provider serves for the date from now on.
      *
      * @param status {@code ok}, {@code creating} (WeChat Pay only) or {@code none}
-     * @param file   the file in the provider's format (WeChat Pay gzip, Alipay ZIP, Stripe: a JSON array of balance
-     *               transactions); empty for a bill that is not {@code ok}
+     * @param file   the file in the provider's format (WeChat Pay gzip, Alipay ZIP); empty for a bill that is not
+     *               {@code ok}
      * @param sha1   WeChat Pay: the hash_value its answer states (a wrong one makes the download look tampered)
      */
     public void bill(String provider, LocalDate date, String status, byte[] file, String sha1) {
@@ -49,6 +49,15 @@ public final class Providers {
     public void generatedWxBill(LocalDate date, String prefix, long lines) {
         given().queryParam("date", date.toString()).queryParam("prefix", prefix).queryParam("lines", lines)
                 .post(base + "/control/generated-bill").then().statusCode(200);
+    }
+
+    /** Stripe's balance transactions of the day, page by page as the API answers them (the first page first). */
+    public void stripeBill(LocalDate date, List<byte[]> pages) {
+        for (int page = 0; page < pages.size(); page++) {
+            given().queryParam("provider", "stripe").queryParam("date", date.toString()).queryParam("page", page)
+                    .contentType("application/octet-stream").body(pages.get(page)).post(base + "/control/bill")
+                    .then().statusCode(200);
+        }
     }
 
     public void reset() {
