@@ -41,6 +41,8 @@ public interface PayCallbackConfig {
 
     Statements statements();
 
+    Database database();
+
     interface Merchant {
         Optional<WxPay> wxpay();
 
@@ -215,6 +217,22 @@ public interface PayCallbackConfig {
         /** Upper bound of batches per table and run, so one run never hogs the database. */
         @WithDefault("200")
         int maxBatchesPerRun();
+    }
+
+    interface Database {
+        /**
+         * Readiness on a Galera node: {@code auto} checks wsrep_ready and wsrep_local_state when the server reports
+         * them (and does nothing on a plain MySQL or MariaDB), {@code on} requires them, {@code off} never asks.
+         */
+        @WithDefault("auto")
+        GaleraCheck galeraCheck();
+    }
+
+    /** See {@link Database#galeraCheck()}. */
+    enum GaleraCheck {
+        AUTO,
+        ON,
+        OFF
     }
 
     interface Monitoring {

@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Reserves callbacks: one autocommit INSERT against the unique key, outside any transaction, so a concurrent duplicate
  * fails fast on the key instead of waiting behind somebody's business transaction. A duplicate-key error is the
- * answer "already have it"; there is no select-then-insert anywhere.
+ * answer "already have it"; there is no select-then-insert anywhere. On a multi-primary cluster (Galera, Group
+ * Replication) the same race between two nodes can end in a certification failure instead of the duplicate key: the
+ * INSERT is run again, which then meets the winner's row as a duplicate (see {@link LostRaces}).
  */
 @ApplicationScoped
 public class CallbackLedger {
@@ -35,10 +37,12 @@ public class CallbackLedger {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
 
     private final Pool pool;
+    private final LostRaces lostRaces;
     private final long leaseMicros;
 
-    public CallbackLedger(Pool pool, PayCallbackConfig config) {
+    public CallbackLedger(Pool pool, LostRaces lostRaces, PayCallbackConfig config) {
         this.pool = pool;
+        this.lostRaces = lostRaces;
         this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
     }
 
@@ -84,7 +88,7 @@ public class CallbackLedger {
         boolean claim = pickup == Pickup.CALLER;
         String token = claim ? UUID.randomUUID().toString() : null;
         row.addString(token).addLong(claim ? leaseMicros : 0).addValue(Buffer.buffer(rawBody));
-        return pool.preparedQuery(sql).execute(row)
+        return lostRaces.retried(pool.preparedQuery(sql).execute(row), LostRaces.At.RESERVATION)
                 .<Reservation>map(rows -> {
                     long id = rows.property(MySQLClient.LAST_INSERTED_ID);
                     return new Reservation.Reserved(

@@ -4,6 +4,8 @@ import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeaseLostException;
 import io.paycallback.ledger.Leases;
+import io.paycallback.ledger.LostRaces;
+import io.paycallback.ledger.MySqlErrors;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -54,11 +56,13 @@ public class BatchTransactions {
 
     private final Pool pool;
     private final Leases leases;
+    private final LostRaces lostRaces;
     private final Duration leaseTime;
 
-    public BatchTransactions(Pool pool, Leases leases, PayCallbackConfig config) {
+    public BatchTransactions(Pool pool, Leases leases, LostRaces lostRaces, PayCallbackConfig config) {
         this.pool = pool;
         this.leases = leases;
+        this.lostRaces = lostRaces;
         this.leaseTime = config.retry().lease();
     }
 
@@ -78,6 +82,9 @@ public class BatchTransactions {
                 Lease lease = batch.get(0);
                 return Attempted.of(failure instanceof LeaseLostException ? new Tried.Lost(lease)
                         : new Tried.Failed(lease, failure));
+            }
+            if (MySqlErrors.isLostRace(failure)) {
+                lostRaces.record(LostRaces.At.TRANSACTION);
             }
             LOG.debugf("A batch of %d rows of %s rolled back, each is tried alone: %s", batch.size(),
                     batch.get(0).table().table(), failure.toString());

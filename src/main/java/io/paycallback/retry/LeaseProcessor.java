@@ -6,6 +6,7 @@ import io.paycallback.ledger.LeaseLostException;
 import io.paycallback.ledger.Leased;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
+import io.paycallback.ledger.LostRaces;
 import io.paycallback.ledger.MySqlErrors;
 import io.quarkus.arc.All;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -18,11 +19,13 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * One try of a batch of leased rows of one table: the table's {@link LeaseHandler} does the business, and for every
  * row that failed this class applies the backoff: reschedule, or after the last delay a dead letter with the
- * handler's alert. A lost lock contest is given back without counting as a try. Blocks the calling thread, which is
+ * handler's alert. A lost lock contest, or a race lost at COMMIT on a multi-primary cluster (Galera's 1213, Group
+ * Replication's 3101), is given back without counting as a try. Blocks the calling thread, which is
  * always a worker thread, never the event loop.
  */
 @ApplicationScoped
@@ -37,12 +40,13 @@ public class LeaseProcessor {
     private final Leases leases;
     private final Map<LeasedTable, LeaseHandler> handlers = new EnumMap<>(LeasedTable.class);
     private final ProcessingMetrics metrics;
+    private final LostRaces lostRaces;
     private final RetryPolicy policy;
     private final Duration leaseTime;
     private final int transactionSize;
 
     public LeaseProcessor(Pool pool, Leases leases, @All List<LeaseHandler> handlers, ProcessingMetrics metrics,
-                          PayCallbackConfig config) {
+                          LostRaces lostRaces, PayCallbackConfig config) {
         this.pool = pool;
         this.leases = leases;
         for (LeaseHandler handler : handlers) {
@@ -57,6 +61,7 @@ public class LeaseProcessor {
             }
         }
         this.metrics = metrics;
+        this.lostRaces = lostRaces;
         this.policy = new RetryPolicy(config.retry().backoff());
         this.leaseTime = config.retry().lease();
         this.transactionSize = Math.max(1, config.retry().transactionSize());
@@ -109,11 +114,16 @@ public class LeaseProcessor {
         return handOff;
     }
 
+    /** Recording the outcome is a transaction like any other: one that loses a race to another is run again. */
     private List<Leased> fail(LeaseHandler handler, Lease lease, RuntimeException failure) {
         String error = describe(failure);
         try {
-            if (isLockContest(failure)) {
-                leases.release(pool, lease, AFTER_LOCK_CONTEST, error).await().atMost(leaseTime);
+            if (causedBy(failure, MySqlErrors::isLockContest)) {
+                if (causedBy(failure, MySqlErrors::isLostRace)) {
+                    lostRaces.record(LostRaces.At.TRANSACTION);
+                }
+                lostRaces.retried(leases.release(pool, lease, AFTER_LOCK_CONTEST, error), LostRaces.At.TRANSACTION)
+                        .await().atMost(leaseTime);
                 metrics.record(lease.table(), ProcessingMetrics.RETRIED);
                 LOG.infof("%s #%d lost a lock contest, tried again in %s: %s", lease.table().table(), lease.id(),
                         AFTER_LOCK_CONTEST, error);
@@ -121,16 +131,17 @@ public class LeaseProcessor {
             }
             Optional<Duration> delay = policy.delayAfter(lease.failures());
             if (delay.isPresent()) {
-                pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
-                        .chain(() -> leases.reschedule(tx, lease, delay.get(), error))).await().atMost(leaseTime);
+                lostRaces.retried(pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
+                        .chain(() -> leases.reschedule(tx, lease, delay.get(), error))), LostRaces.At.TRANSACTION)
+                        .await().atMost(leaseTime);
                 metrics.record(lease.table(), ProcessingMetrics.RETRIED);
                 LOG.warnf("%s #%d failed (try %d), next in %s: %s", lease.table().table(), lease.id(),
                         lease.failures() + 1, delay.get(), error);
                 return List.of();
             }
-            AfterCommit alert = pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
+            AfterCommit alert = lostRaces.retried(pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
                     .chain(() -> leases.bury(tx, lease, error))
-                    .chain(() -> handler.giveUp(tx, lease, error))).await().atMost(leaseTime);
+                    .chain(() -> handler.giveUp(tx, lease, error))), LostRaces.At.TRANSACTION).await().atMost(leaseTime);
             metrics.record(lease.table(), ProcessingMetrics.DEAD);
             LOG.errorf("Dead letter %s #%d after %d tries: %s", lease.table().table(), lease.id(),
                     lease.failures() + 1, error);
@@ -154,9 +165,9 @@ public class LeaseProcessor {
         }
     }
 
-    private static boolean isLockContest(Throwable failure) {
+    private static boolean causedBy(Throwable failure, Predicate<Throwable> error) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (MySqlErrors.isLockContest(cause)) {
+            if (error.test(cause)) {
                 return true;
             }
         }

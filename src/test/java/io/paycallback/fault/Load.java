@@ -36,7 +36,37 @@ final class Load {
     /** Not an HTTP status: the request was sent but no answer came (reset, closed or timed out). */
     static final int UNANSWERED = -2;
 
-    record Payment(String outTradeNo, String tradeNo, String currency, SignedCallback callback) {
+    /** One signed notice, sent as its copies; {@code key} names it in {@link #acknowledged()}. */
+    interface Notice {
+        String key();
+
+        String path();
+
+        SignedCallback callback();
+    }
+
+    record Payment(String outTradeNo, String tradeNo, String currency, SignedCallback callback) implements Notice {
+        @Override
+        public String key() {
+            return tradeNo;
+        }
+
+        @Override
+        public String path() {
+            return "/pay/callback/" + callback.channel();
+        }
+    }
+
+    record Refund(String outTradeNo, String refundNo, long fen, SignedCallback callback) implements Notice {
+        @Override
+        public String key() {
+            return refundNo;
+        }
+
+        @Override
+        public String path() {
+            return "/refund/callback/" + callback.channel();
+        }
     }
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
@@ -60,6 +90,19 @@ final class Load {
         return payments;
     }
 
+    /** A refund of {@code fen} for each WeChat Pay payment, by a refund number of its own. */
+    static List<Refund> refunds(ProviderSigner signer, List<Payment> payments, long fen) {
+        List<Refund> refunds = new ArrayList<>();
+        for (Payment payment : payments) {
+            if ("wxpay".equals(payment.callback().channel())) {
+                String refundNo = "R" + payment.outTradeNo();
+                refunds.add(new Refund(payment.outTradeNo(), refundNo, fen, signer.wxRefund(payment.outTradeNo(),
+                        payment.tradeNo(), refundNo, "W" + refundNo, 100, fen, "SUCCESS", Instant.now())));
+            }
+        }
+        return refunds;
+    }
+
     /** Registers the orders through the order API of {@code instance}, as the order service does. */
     void register(ServiceInstance instance, String token, List<Payment> payments) throws Exception {
         for (Payment payment : payments) {
@@ -78,10 +121,10 @@ final class Load {
      * Sends every payment's three copies, {@code pace} between payments; {@code target} picks the instance for a copy
      * (0 and 1 for the simultaneous pair, 2 for the later one), so a scenario can steer traffic around what it breaks.
      */
-    void send(List<Payment> payments, Duration pace, IntFunction<ServiceInstance> target) throws Exception {
+    void send(List<? extends Notice> payments, Duration pace, IntFunction<ServiceInstance> target) throws Exception {
         List<Future<?>> copies = new ArrayList<>();
-        for (Payment payment : payments) {
-            sent.add(payment.tradeNo());
+        for (Notice payment : payments) {
+            sent.add(payment.key());
             copies.add(senders.submit(() -> post(target.apply(0), payment)));
             copies.add(senders.submit(() -> post(target.apply(1), payment)));
             copies.add(senders.submit(() -> {
@@ -96,9 +139,9 @@ final class Load {
         }
     }
 
-    private void post(ServiceInstance instance, Payment payment) {
+    private void post(ServiceInstance instance, Notice payment) {
         SignedCallback callback = payment.callback();
-        HttpRequest.Builder request = HttpRequest.newBuilder(instance.base().resolve("/pay/callback/" + callback.channel()))
+        HttpRequest.Builder request = HttpRequest.newBuilder(instance.base().resolve(payment.path()))
                 .timeout(Duration.ofSeconds(10))
                 .header("Content-Type", callback.contentType())
                 .POST(HttpRequest.BodyPublishers.ofByteArray(callback.body()));
@@ -118,7 +161,7 @@ final class Load {
         }
         answers.computeIfAbsent(status, s -> new AtomicInteger()).incrementAndGet();
         if (status == 200) {
-            acknowledged.add(payment.tradeNo());
+            acknowledged.add(payment.key());
         }
     }
 

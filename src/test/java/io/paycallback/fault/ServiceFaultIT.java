@@ -14,23 +14,13 @@ import org.junit.jupiter.api.TestMethodOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,8 +39,6 @@ class ServiceFaultIT {
     private static final Path DIR = Path.of("target", "fault").toAbsolutePath();
     private static final String TOKEN = "fault-order-service-" + UUID.randomUUID();
     private static final String DB_PASSWORD = "fault-db-" + UUID.randomUUID();
-    private static final Pattern STACK_FRAME = Pattern.compile("\\s+at [\\w$./]+\\(");
-    private static final Pattern LOG_LINE = Pattern.compile("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} ");
     /**
      * Quarkus's datasource health check attaches one to its warning while the database is unreachable (scenarios B and
      * C); Vert.x's acceptor logs one for a connection that arrives in the last moments of a shutdown, after the HTTP
@@ -62,6 +50,7 @@ class ServiceFaultIT {
             "[io.netty.bootstrap.ServerBootstrap] (vert.x-acceptor-thread-0) Failed to register an accepted channel");
 
     private static MariaDbServer database;
+    private static ScenarioRows rows;
     private static TcpProxy proxy;
     private static FailingSink sink;
     private static ProviderKeys keys;
@@ -75,6 +64,7 @@ class ServiceFaultIT {
         MariaDbServer.deleteRecursively(DIR);
         database = new MariaDbServer(DIR.resolve("db"), FreePorts.next());
         database.install();
+        rows = new ScenarioRows(database::connect);
         proxy = new TcpProxy(FreePorts.next(), "127.0.0.1", database.port());
         sink = new FailingSink(FreePorts.next());
         keys = ProviderKeys.generate();
@@ -103,31 +93,8 @@ class ServiceFaultIT {
     }
 
     private static ServiceInstance instance(String name) {
-        Map<String, String> config = new HashMap<>();
-        keys.asConfig().forEach((key, value) -> {
-            if (key.startsWith("paycallback.")) {
-                config.put(key, value);
-            }
-        });
-        String url = "127.0.0.1:" + proxy.port() + "/" + MariaDbServer.DATABASE;
-        config.put("quarkus.datasource.jdbc.url", "jdbc:mariadb://" + url);
-        config.put("quarkus.datasource.reactive.url", "mysql://" + url);
-        config.put("quarkus.datasource.username", "paycallback");
-        config.put("quarkus.datasource.password", DB_PASSWORD);
-        // Short enough that the vertx-sql-client#1706 burst, were it back, would land inside the proxy scenario.
-        config.put("quarkus.datasource.reactive.mysql.connection-timeout", "3");
-        config.put("quarkus.log.console.json.enabled", "false");
-        config.put("quarkus.shutdown.delay", "2s");
-        config.put("quarkus.shutdown.timeout", "10s");
-        config.put("paycallback.retry.lease", "5s");
-        config.put("paycallback.retry.backoff", "1s,1s,2s,2s,3s,3s,5s,5s");
-        config.put("paycallback.retry.scan-interval", "1s");
-        config.put("paycallback.retry.scan-delay", "1s");
-        config.put("paycallback.retry.shutdown-grace", "3s");
-        config.put("paycallback.downstream.destinations.sink.url", sink.url());
-        config.put("paycallback.downstream.destinations.sink.events", "order.paid,refund.requested,refund.succeeded,refund.failed,alert");
-        config.put("paycallback.downstream.destinations.sink.timeout", "2s");
-        config.put("paycallback.auth.order-service.tokens.fault", TOKEN);
+        Map<String, String> config = ServiceInstance.tierConfig(keys, "127.0.0.1:" + proxy.port() + "/" + MariaDbServer.DATABASE,
+                DB_PASSWORD, sink, TOKEN);
         return new ServiceInstance(name, DIR.resolve(name), FreePorts.next(), FreePorts.next(), config);
     }
 
@@ -238,34 +205,11 @@ class ServiceFaultIT {
         for (ServiceInstance instance : List.of(a, b)) {
             String log = instance.log();
             assertThat(log).as(instance.name()).doesNotContain("Uncaught exception").doesNotContain("Result is already complete");
-            assertThat(unexpectedStackTraces(log)).as(instance.name() + ": stack traces under these lines").isEmpty();
+            assertThat(ServiceLogs.unexpectedStackTraces(log, ALLOWED_TRACES)).as(instance.name() + ": stack traces under these lines").isEmpty();
             assertThat(log).as(instance.name())
                     .doesNotContain(DB_PASSWORD, TOKEN, keys.apiV3Key(), keys.stripeSecret())
                     .doesNotContain(keys.wxPublicDer().substring(40, 100), keys.alipayPublicDer().substring(40, 100));
         }
-    }
-
-    /**
-     * The log line above each unexpected stack trace. Output that bypassed the logger shows up under whichever line came
-     * before it, which is never the allowed one but by chance.
-     */
-    private static Set<String> unexpectedStackTraces(String log) {
-        Set<String> owners = new LinkedHashSet<>();
-        String owner = "(no log line)";
-        for (String line : log.split("\n")) {
-            if (LOG_LINE.matcher(line).lookingAt()) {
-                owner = line;
-            } else if (STACK_FRAME.matcher(line).lookingAt()) {
-                if (!allowed(owner)) {
-                    owners.add(owner.length() > 300 ? owner.substring(0, 300) : owner);
-                }
-            }
-        }
-        return owners;
-    }
-
-    private static boolean allowed(String logLine) {
-        return ALLOWED_TRACES.stream().anyMatch(logLine::contains);
     }
 
     private interface Step {
@@ -290,94 +234,11 @@ class ServiceFaultIT {
     }
 
     private static int leasedRows(String scenario) throws Exception {
-        return count("SELECT (SELECT COUNT(*) FROM pay_callback_log WHERE status = 0 AND lease_token IS NOT NULL AND out_trade_no LIKE ?)"
-                + " + (SELECT COUNT(*) FROM outbox WHERE status = 0 AND lease_token IS NOT NULL AND out_trade_no LIKE ?)", scenario, 2);
+        return rows.leased(scenario);
     }
 
-    /**
-     * Waits until nothing of the scenario is pending, then checks the guarantee and records the figures: acknowledged
-     * callbacks, stored rows, PAID orders, distinct order.paid keys the sink accepted, and the answers by status.
-     */
+    /** {@link ScenarioRows#converge}, its figures recorded under the scenario's title. */
     private static void converge(String scenario, Load load, List<Load.Payment> payments, String title, String extra) throws Exception {
-        Instant deadline = Instant.now().plusSeconds(90);
-        while (pending(scenario) > 0 && Instant.now().isBefore(deadline)) {
-            Thread.sleep(250);
-        }
-        Map<String, String> orderOfTrade = payments.stream().collect(Collectors.toMap(Load.Payment::tradeNo, Load.Payment::outTradeNo));
-        Set<String> stored = strings("SELECT channel_trade_no FROM pay_callback_log WHERE out_trade_no LIKE ?", scenario);
-        Set<String> paid = strings("SELECT out_trade_no FROM orders WHERE status = 'PAID' AND out_trade_no LIKE ?", scenario);
-        Map<String, Integer> paidEvents = counts("SELECT out_trade_no, COUNT(*) FROM outbox WHERE type = 'order.paid'"
-                + " AND destination = 'sink' AND status = 1 AND out_trade_no LIKE ? GROUP BY out_trade_no", scenario);
-        Map<String, Set<String>> sinkKeys = new HashMap<>();
-        sink.delivered().forEach((key, order) -> {
-            if (order.startsWith("F" + scenario + "-")) {
-                sinkKeys.computeIfAbsent(order, o -> new HashSet<>()).add(key);
-            }
-        });
-        Set<String> ackedOrders = load.acknowledged().stream().map(orderOfTrade::get).collect(Collectors.toSet());
-        Set<String> storedOrders = stored.stream().map(orderOfTrade::get).collect(Collectors.toSet());
-
-        Map<String, Object> figure = new LinkedHashMap<>();
-        figure.put("sent", load.sent().size());
-        figure.put("acknowledged", load.acknowledged().size());
-        figure.put("stored", stored.size());
-        figure.put("paid", paid.size());
-        figure.put("events", sinkKeys.values().stream().mapToInt(Set::size).sum());
-        figure.put("answers", load.answers());
-        figure.put("pending", pending(scenario));
-        figures.add(scenario + " " + title + ": " + figure + ", " + extra);
-        load.close();
-
-        assertThat(stored).as("acknowledged but not stored").containsAll(load.acknowledged());
-        assertThat(paid).as("orders with a stored callback, all PAID").containsAll(storedOrders).containsAll(ackedOrders);
-        assertThat(paidEvents.keySet()).as("one delivered order.paid row per paid order").isEqualTo(paid);
-        assertThat(paidEvents.values()).allMatch(n -> n == 1);
-        assertThat(sinkKeys.keySet()).as("the sink got every paid order's event").isEqualTo(paid);
-        assertThat(sinkKeys.values()).as("exactly one distinct order.paid key per order").allMatch(k -> k.size() == 1);
-        assertThat(pending(scenario)).as("pending at the end").isZero();
-        assertThat(count("SELECT COUNT(*) FROM pay_callback_log WHERE status <> 1 AND out_trade_no LIKE ?", scenario, 1)).isZero();
-    }
-
-    private static int pending(String scenario) throws Exception {
-        return count("SELECT (SELECT COUNT(*) FROM pay_callback_log WHERE status = 0 AND out_trade_no LIKE ?)"
-                + " + (SELECT COUNT(*) FROM outbox WHERE status = 0 AND out_trade_no LIKE ?)", scenario, 2);
-    }
-
-    private static int count(String sql, String scenario, int parameters) throws Exception {
-        try (Connection connection = database.connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 1; i <= parameters; i++) {
-                statement.setString(i, "F" + scenario + "-%");
-            }
-            try (ResultSet rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getInt(1);
-            }
-        }
-    }
-
-    private static Set<String> strings(String sql, String scenario) throws Exception {
-        Set<String> values = new HashSet<>();
-        try (Connection connection = database.connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setString(1, "F" + scenario + "-%");
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    values.add(rows.getString(1));
-                }
-            }
-        }
-        return values;
-    }
-
-    private static Map<String, Integer> counts(String sql, String scenario) throws Exception {
-        Map<String, Integer> values = new HashMap<>();
-        try (Connection connection = database.connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setString(1, "F" + scenario + "-%");
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    values.put(rows.getString(1), rows.getInt(2));
-                }
-            }
-        }
-        return values;
+        figures.add(scenario + " " + title + ": " + rows.converge(scenario, load, payments, sink) + ", " + extra);
     }
 }

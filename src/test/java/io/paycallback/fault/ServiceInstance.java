@@ -1,5 +1,7 @@
 package io.paycallback.fault;
 
+import io.paycallback.testsupport.ProviderKeys;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,6 +41,40 @@ final class ServiceInstance implements AutoCloseable {
         this.httpPort = httpPort;
         this.managementPort = managementPort;
         this.config = config;
+    }
+
+    /**
+     * What every fault tier's instance runs with: the providers' test keys, the datasource at {@code hostPortDatabase},
+     * short retry timings so scenarios converge in seconds, the sink as the destination of every event, and the order
+     * service's token.
+     */
+    static Map<String, String> tierConfig(ProviderKeys keys, String hostPortDatabase, String password, FailingSink sink,
+                                          String token) {
+        Map<String, String> config = new HashMap<>();
+        keys.asConfig().forEach((key, value) -> {
+            if (key.startsWith("paycallback.")) {
+                config.put(key, value);
+            }
+        });
+        config.put("quarkus.datasource.jdbc.url", "jdbc:mariadb://" + hostPortDatabase);
+        config.put("quarkus.datasource.reactive.url", "mysql://" + hostPortDatabase);
+        config.put("quarkus.datasource.username", "paycallback");
+        config.put("quarkus.datasource.password", password);
+        // Short enough that the vertx-sql-client#1706 burst, were it back, would land inside the fault tier's proxy scenario.
+        config.put("quarkus.datasource.reactive.mysql.connection-timeout", "3");
+        config.put("quarkus.log.console.json.enabled", "false");
+        config.put("quarkus.shutdown.delay", "2s");
+        config.put("quarkus.shutdown.timeout", "10s");
+        config.put("paycallback.retry.lease", "5s");
+        config.put("paycallback.retry.backoff", "1s,1s,2s,2s,3s,3s,5s,5s");
+        config.put("paycallback.retry.scan-interval", "1s");
+        config.put("paycallback.retry.scan-delay", "1s");
+        config.put("paycallback.retry.shutdown-grace", "3s");
+        config.put("paycallback.downstream.destinations.sink.url", sink.url());
+        config.put("paycallback.downstream.destinations.sink.events", "order.paid,refund.requested,refund.succeeded,refund.failed,alert");
+        config.put("paycallback.downstream.destinations.sink.timeout", "2s");
+        config.put("paycallback.auth.order-service.tokens.tier", token);
+        return config;
     }
 
     String name() {
@@ -95,6 +132,19 @@ final class ServiceInstance implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        }
+    }
+
+    /** The Prometheus scrape of the management port, empty when it cannot be had. */
+    String metrics() {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/q/metrics"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
         }
     }
 

@@ -74,6 +74,8 @@ class AdminAndHousekeepingTest {
         given().port(MANAGEMENT_PORT).get("/q/health/started").then().statusCode(200);
         String ready = given().port(MANAGEMENT_PORT).get("/q/health/ready").then().statusCode(200).extract().asString();
         assertThat(ready).contains("database migrations").contains("\"UP\"");
+        // paycallback.database.galera-check=auto on a plain MariaDB: up, and not asked again.
+        assertThat(ready).contains("galera node").contains("\"checked\"").doesNotContain("DOWN");
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
+import io.paycallback.ledger.LostRaces;
 import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.retry.BatchTransactions;
@@ -71,6 +72,8 @@ class BatchTransitionsTest {
     List<LeaseHandler> handlers;
     @Inject
     ProcessingMetrics metrics;
+    @Inject
+    LostRaces lostRaces;
     @Inject
     PayCallbackConfig config;
 
@@ -245,13 +248,13 @@ class BatchTransitionsTest {
     }
 
     private LeaseProcessor processorWith(Pool transactions) {
-        BatchTransactions batches = new BatchTransactions(transactions, leases, config);
+        BatchTransactions batches = new BatchTransactions(transactions, leases, lostRaces, config);
         List<LeaseHandler> mine = new ArrayList<>();
         for (LeaseHandler handler : handlers) {
             mine.add(handler.table() == LeasedTable.PAY_CALLBACK_LOG
                     ? new PaymentCallbacks(batches, outbox, callbacks, payments) : handler);
         }
-        return new LeaseProcessor(pool, leases, mine, metrics, config);
+        return new LeaseProcessor(pool, leases, mine, metrics, lostRaces, config);
     }
 
     @Test
@@ -303,7 +306,7 @@ class BatchTransitionsTest {
     void twoWorkerSetsDrainingOneTableInBatchesOfFiftyGiveOneEffectPerOrder() throws Exception {
         assertThat(processor.batchSize(LeasedTable.PAY_CALLBACK_LOG)).isEqualTo(50);
         Leases otherLeases = new Leases(pool);
-        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, handlers, metrics, config);
+        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, handlers, metrics, lostRaces, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, config);
         Scanner otherScanner = new Scanner(otherLeases, otherWorker, config);
         try {

@@ -5,6 +5,7 @@ import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeaseLostException;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
+import io.paycallback.ledger.LostRaces;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Db;
@@ -55,6 +56,8 @@ class ProcessingTest {
     List<LeaseHandler> handlers;
     @Inject
     ProcessingMetrics metrics;
+    @Inject
+    LostRaces lostRaces;
     @Inject
     PayCallbackConfig config;
 
@@ -324,7 +327,7 @@ class ProcessingTest {
     @Test
     void twoIndependentWorkerSetsOnOneDatabaseProduceOneEffectPerPayment() throws Exception {
         Leases otherLeases = new Leases(pool);
-        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, handlers, metrics, config);
+        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, handlers, metrics, lostRaces, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, config);
         Scanner otherScanner = new Scanner(otherLeases, otherWorker, config);
         try {
