@@ -50,6 +50,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Dead letters, quarantine, the outbox and the audit log for operators (never routed by the ingress). Lists never
@@ -104,16 +105,15 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "newest due first, without raw bodies",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = CallbackRow.class)))
-    @APIResponse(responseCode = "400", description = "bad kind, status or limit",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "bad kind, status or limit")
     public Uni<Response> list(@QueryParam("kind") @DefaultValue("payment") String kind,
                               @QueryParam("status") @DefaultValue("dead") String status,
                               @QueryParam("limit") @DefaultValue("50") int limit) {
-        Optional<CallbackLog> log = log(kind);
+        Optional<CallbackLog> log = CallbackLog.fromApiName(kind);
         Optional<RowStatus> rowStatus = RowStatus.named(status);
-        if (log.isEmpty() || rowStatus.isEmpty() || limit < 1 || limit > MAX_LIMIT) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST,
-                    "kind is payment|refund, status is pending|done|dead|compacted, limit is 1.." + MAX_LIMIT));
+        if (log.isEmpty() || rowStatus.isEmpty() || !withinLimit(limit)) {
+            return answer(Response.Status.BAD_REQUEST,
+                    "kind is payment|refund, status is pending|done|dead|compacted, limit is 1.." + MAX_LIMIT);
         }
         return rows.list(log.get(), rowStatus.get(), limit).map(list -> Response.ok(list).build());
     }
@@ -122,42 +122,30 @@ public class AdminResource {
     @Path("callbacks/{kind}/{id}")
     @APIResponse(responseCode = "200", description = "one callback; with ?body=true its raw body too",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = CallbackRow.class)))
-    @APIResponse(responseCode = "404", description = "no such kind or row",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "no such kind or row")
     public Uni<Response> inspect(@PathParam("kind") String kind, @PathParam("id") long id,
                                  @QueryParam("body") @DefaultValue("false") boolean withBody) {
-        Optional<CallbackLog> log = log(kind);
-        if (log.isEmpty()) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.NOT_FOUND, "kind is payment or refund"));
-        }
-        return rows.find(log.get(), id).flatMap(found -> {
+        return ofKind(kind, log -> rows.find(log, id).flatMap(found -> {
             if (found.isEmpty()) {
-                return Uni.createFrom().item(ErrorBody.response(Response.Status.NOT_FOUND, "no " + kind + " callback " + id));
+                return answer(Response.Status.NOT_FOUND, "no " + kind + " callback " + id);
             }
             if (!withBody) {
                 return Uni.createFrom().item(Response.ok(found.get()).build());
             }
-            return rows.rawBody(log.get(), id).map(body -> Response.ok(found.get().withBody(
+            return rows.rawBody(log, id).map(body -> Response.ok(found.get().withBody(
                     body.map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse(""))).build());
-        });
+        }));
     }
 
     @POST
     @Path("callbacks/{kind}/{id}/replay")
     @APIResponse(responseCode = "202", description = "re-parsed from its raw body, pending again",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
-    @APIResponse(responseCode = "404", description = "no such kind or row",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "409", description = "pending, body blanked, or the key changed",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "422", description = "the body no longer parses as this callback",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "no such kind or row")
+    @APIResponse(responseCode = "409", description = "pending, body blanked, or the key changed")
+    @APIResponse(responseCode = "422", description = "the body no longer parses as this callback")
     public Uni<Response> replay(@PathParam("kind") String kind, @PathParam("id") long id, @Context SecurityContext caller) {
-        Optional<CallbackLog> log = log(kind);
-        if (log.isEmpty()) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.NOT_FOUND, "kind is payment or refund"));
-        }
-        return replays.replay(log.get(), id, actor(caller)).map(outcome -> {
+        return ofKind(kind, log -> replays.replay(log, id, actor(caller)).map(outcome -> {
             if (outcome instanceof Replays.Outcome.Queued) {
                 return Response.accepted(AdminViews.Queued.pending(id)).build();
             }
@@ -168,23 +156,17 @@ public class AdminResource {
                 return ErrorBody.response(422, unparseable.reason());
             }
             return ErrorBody.response(Response.Status.NOT_FOUND, "no " + kind + " callback " + id);
-        });
+        }));
     }
 
     @POST
     @Path("callbacks/{kind}/{id}/requeue")
     @APIResponse(responseCode = "202", description = "the dead letter is pending again with fresh tries",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
-    @APIResponse(responseCode = "404", description = "no such kind",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "409", description = "not a dead letter",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "no such kind")
+    @APIResponse(responseCode = "409", description = "not a dead letter")
     public Uni<Response> requeue(@PathParam("kind") String kind, @PathParam("id") long id, @Context SecurityContext caller) {
-        Optional<CallbackLog> log = log(kind);
-        if (log.isEmpty()) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.NOT_FOUND, "kind is payment or refund"));
-        }
-        return requeue(log.get().leased(), id, caller);
+        return ofKind(kind, log -> requeue(log.leased(), id, caller));
     }
 
     @GET
@@ -192,11 +174,10 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "newest first, without bodies",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = QuarantinedCallback.class)))
-    @APIResponse(responseCode = "400", description = "bad limit",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "bad limit")
     public Uni<Response> quarantine(@QueryParam("limit") @DefaultValue("50") int limit) {
-        if (limit < 1 || limit > MAX_LIMIT) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, "limit is 1.." + MAX_LIMIT));
+        if (!withinLimit(limit)) {
+            return answer(Response.Status.BAD_REQUEST, "limit is 1.." + MAX_LIMIT);
         }
         return quarantine.list(limit).map(list -> Response.ok(list).build());
     }
@@ -206,10 +187,8 @@ public class AdminResource {
     @APIResponse(responseCode = "202", description = "it parses now: stored like its push (or found stored), released",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = AdminViews.QuarantineReplayed.class)))
-    @APIResponse(responseCode = "404", description = "no such quarantined callback",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "422", description = "it still does not parse; it stays",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "no such quarantined callback")
+    @APIResponse(responseCode = "422", description = "it still does not parse; it stays")
     public Uni<Response> replayQuarantined(@PathParam("id") long id, @Context SecurityContext caller) {
         return quarantineReplays.replay(id, actor(caller)).map(outcome -> {
             if (outcome instanceof QuarantineReplays.Outcome.Stored stored) {
@@ -230,12 +209,11 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "every event of the order, payload included",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = OutboxEvent.class)))
-    @APIResponse(responseCode = "400", description = "outTradeNo missing",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "outTradeNo missing")
     public Uni<Response> outbox(@QueryParam("outTradeNo") String outTradeNo,
                                 @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId) {
         if (outTradeNo == null || outTradeNo.isBlank()) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, "outTradeNo is required"));
+            return answer(Response.Status.BAD_REQUEST, "outTradeNo is required");
         }
         return outbox.listForOrder(pool, merchantId, outTradeNo).map(list -> Response.ok(list).build());
     }
@@ -245,8 +223,7 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "every HTTP try of the event, oldest first",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = RecordedAttempt.class)))
-    @APIResponse(responseCode = "404", description = "no such event in the hot table (unknown, or archived)",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "no such event in the hot table (unknown, or archived)")
     public Uni<Response> attempts(@PathParam("id") long id) {
         return attempts.list(id).map(found -> found.isPresent()
                 ? Response.ok(found.get()).build()
@@ -257,8 +234,7 @@ public class AdminResource {
     @Path("outbox/{id}/requeue")
     @APIResponse(responseCode = "202", description = "the dead event is pending again with fresh tries",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
-    @APIResponse(responseCode = "409", description = "not a dead letter",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "409", description = "not a dead letter")
     public Uni<Response> requeueEvent(@PathParam("id") long id, @Context SecurityContext caller) {
         return requeue(LeasedTable.OUTBOX, id, caller);
     }
@@ -272,40 +248,39 @@ public class AdminResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.DryRun.class)))
     @APIResponse(responseCode = "202", description = "the dry run's rows that were still dead are pending again",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Applied.class)))
-    @APIResponse(responseCode = "400", description = "bad filter or token",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "bad filter or token")
     public Uni<Response> bulkRequeue(String body, @Context SecurityContext caller) {
         AdminViews.BulkRequeueRequest request;
         try {
             request = bulkRequest.readValue(body == null || body.isBlank() ? "{}" : body);
         } catch (IOException e) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST,
+            return answer(Response.Status.BAD_REQUEST,
                     "body must be a JSON object with table, from, to, channel, merchantId, destination, errorContains,"
-                            + " dryRun, token"));
+                            + " dryRun, token");
         }
         if (request.token() == null) {
             if (Boolean.FALSE.equals(request.dryRun())) {
-                return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST,
-                        "a requeue takes the token of a dry run: send the filter without dryRun first"));
+                return answer(Response.Status.BAD_REQUEST,
+                        "a requeue takes the token of a dry run: send the filter without dryRun first");
             }
             DeadLetters.Filter filter;
             try {
                 filter = request.toFilter();
             } catch (IllegalArgumentException e) {
-                return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, e.getMessage()));
+                return answer(Response.Status.BAD_REQUEST, e.getMessage());
             }
             return requeues.select(filter).map(selection ->
                     Response.ok(AdminViews.DryRun.of(selection, tokens.encode(selection))).build());
         }
         if (request.hasFilter()) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST,
-                    "with a token, leave the filter out: the token carries the dry run's filter"));
+            return answer(Response.Status.BAD_REQUEST,
+                    "with a token, leave the filter out: the token carries the dry run's filter");
         }
         DeadLetters.Selection selection;
         try {
             selection = tokens.decode(request.token());
         } catch (IllegalArgumentException e) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, e.getMessage()));
+            return answer(Response.Status.BAD_REQUEST, e.getMessage());
         }
         if (!Boolean.FALSE.equals(request.dryRun())) {
             return Uni.createFrom().item(Response.ok(AdminViews.DryRun.of(selection, request.token())).build());
@@ -319,12 +294,11 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "operator actions that changed state, newest first",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = AuditEntry.class)))
-    @APIResponse(responseCode = "400", description = "bad limit",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "bad limit")
     public Uni<Response> audit(@QueryParam("limit") @DefaultValue("50") int limit,
                                @QueryParam("beforeId") @DefaultValue("" + Long.MAX_VALUE) long beforeId) {
-        if (limit < 1 || limit > MAX_LIMIT) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, "limit is 1.." + MAX_LIMIT));
+        if (!withinLimit(limit)) {
+            return answer(Response.Status.BAD_REQUEST, "limit is 1.." + MAX_LIMIT);
         }
         return audit.list(beforeId, limit).map(list -> Response.ok(list).build());
     }
@@ -340,7 +314,17 @@ public class AdminResource {
         return caller.getUserPrincipal().getName();
     }
 
-    private static Optional<CallbackLog> log(String kind) {
-        return CallbackLog.fromApiName(kind);
+    /** The callback log an API path names ({@code payment} or {@code refund}), else 404 for every operation on it. */
+    private static Uni<Response> ofKind(String kind, Function<CallbackLog, Uni<Response>> operation) {
+        return CallbackLog.fromApiName(kind).map(operation)
+                .orElseGet(() -> answer(Response.Status.NOT_FOUND, "kind is payment or refund"));
+    }
+
+    private static boolean withinLimit(int limit) {
+        return limit >= 1 && limit <= MAX_LIMIT;
+    }
+
+    private static Uni<Response> answer(Response.Status status, String message) {
+        return Uni.createFrom().item(ErrorBody.response(status, message));
     }
 }

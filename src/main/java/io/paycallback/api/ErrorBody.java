@@ -2,9 +2,16 @@ package io.paycallback.api;
 
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** Every error answer of the internal and admin APIs: {@code {"error": "..."}}, a message for a person. */
+/**
+ * Every error answer of the internal and admin APIs: {@code {"error": "..."}}, a message for a person. The OpenAPI
+ * document gives it to every error answer ({@link ApiDocument}).
+ */
+@Schema(name = ErrorBody.SCHEMA)
 public record ErrorBody(String error) {
+
+    static final String SCHEMA = "ErrorBody";
 
     static Response response(Response.Status status, String message) {
         return response(status.getStatusCode(), message);

@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Everything under {@code paycallback.*}; see DESIGN.md "Interfaces" and the README for each key. */
+/**
+ * Everything under {@code paycallback.*}. Each key, its default and its effect are in docs/configuration.md, which
+ * ConfigurationDocTest holds to this interface: a new key needs its row there.
+ */
 @ConfigMapping(prefix = "paycallback")
 public interface PayCallbackConfig {
 

@@ -1,6 +1,5 @@
 package io.paycallback.order;
 
-import io.paycallback.channel.ChannelId;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emission;
@@ -93,8 +92,7 @@ public class PaymentTransition {
         Refunds.Refund refund = new Refunds.Refund(payment.merchantId(), payment.channel(), refundNo, null,
                 payment.channelTradeNo(), payment.outTradeNo(), payment.amount(), null, payment.currency(),
                 RefundStatus.REQUESTED, stale.reason());
-        boolean submit = ChannelId.fromPath(payment.channel())
-                .flatMap(channel -> providers.find(channel, payment.merchantId())).isPresent();
+        boolean submit = payment.provider().flatMap(channel -> providers.find(channel, payment.merchantId())).isPresent();
         return refunds.request(transaction, refund, submit).map(requested -> requested
                 ? new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(),
                 List.of(event(payment, EventType.REFUND_REQUESTED, refundNo, stale.reason()),

@@ -4,18 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.paycallback.config.PayCallbackConfig;
-import io.smallrye.config.WithDefault;
-import io.smallrye.config.WithName;
+import io.paycallback.testsupport.ConfigKeys;
 import org.xml.sax.SAXException;
 
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Method;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -140,17 +134,6 @@ final class Manifests {
             throw new IllegalStateException("pom.xml", e);
         }
     }
-
-    /** The anchors GitHub and GitLab give README.md's headings: lower case, punctuation dropped, spaces as hyphens. */
-    static List<String> readmeAnchors() {
-        List<String> anchors = new ArrayList<>();
-        Matcher heading = Pattern.compile("(?m)^#{1,6} +(.+?) *$").matcher(text("README.md"));
-        while (heading.find()) {
-            anchors.add(heading.group(1).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'));
-        }
-        return anchors;
-    }
-
 
     static <T> T read(String path, Class<T> type) {
         try {
@@ -278,71 +261,9 @@ final class Manifests {
         };
     }
 
-    /**
-     * A leaf of {@link PayCallbackConfig}: its property name with {@code *} for each map key, and whether it has a
-     * default (tuning) or must be supplied (keys and secrets).
-     */
-    record ConfigKey(String pattern, boolean hasDefault) {
-
-        boolean matches(String property) {
-            String[] want = pattern.split("\\.");
-            String[] have = property.split("\\.");
-            if (want.length != have.length) {
-                return false;
-            }
-            for (int i = 0; i < want.length; i++) {
-                if (!want[i].equals("*") && !want[i].equals(have[i])) {
-                    return false;
-                }
-            }
-            return true;
-        }
-    }
-
     /** Every leaf key the application's {@code @ConfigMapping} reads and does not deprecate, from the interface itself. */
-    static List<ConfigKey> applicationKeys() {
-        List<ConfigKey> keys = new ArrayList<>();
-        collect("paycallback", PayCallbackConfig.class, keys);
-        return keys;
-    }
-
-    private static void collect(String prefix, Class<?> group, List<ConfigKey> keys) {
-        for (Method method : group.getDeclaredMethods()) {
-            // Deprecated keys still work but are not to be set any more: the manifests must not show them.
-            if (method.isDefault() || method.isSynthetic() || method.getParameterCount() > 0
-                    || method.isAnnotationPresent(Deprecated.class)) {
-                continue;
-            }
-            WithName withName = method.getAnnotation(WithName.class);
-            String name = prefix + "." + (withName != null ? withName.value() : kebab(method.getName()));
-            collect(name, method.getGenericReturnType(), method.isAnnotationPresent(WithDefault.class), keys);
-        }
-    }
-
-    private static void collect(String name, Type type, boolean hasDefault, List<ConfigKey> keys) {
-        if (type instanceof ParameterizedType parameterized) {
-            Class<?> raw = (Class<?>) parameterized.getRawType();
-            Type[] arguments = parameterized.getActualTypeArguments();
-            if (raw == Map.class) {
-                collect(name + ".*", arguments[1], hasDefault, keys);
-                return;
-            }
-            if (raw == Optional.class) {
-                collect(name, arguments[0], hasDefault, keys);
-                return;
-            }
-            keys.add(new ConfigKey(name, hasDefault));
-            return;
-        }
-        Class<?> raw = (Class<?>) type;
-        if (raw.isInterface() && raw.getName().startsWith(PayCallbackConfig.class.getName())) {
-            collect(name, raw, keys);
-        } else {
-            keys.add(new ConfigKey(name, hasDefault));
-        }
-    }
-
-    private static String kebab(String camel) {
-        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+    static List<ConfigKeys.Key> applicationKeys() {
+        // Deprecated keys still work but are not to be set any more: the manifests must not show them.
+        return ConfigKeys.all().stream().filter(key -> !key.deprecated()).toList();
     }
 }

@@ -34,11 +34,14 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.paycallback.testsupport.ConfigKeys;
+import io.paycallback.testsupport.Markdown;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,6 +77,8 @@ class ManifestsTest {
     private static final List<String> RECOMMENDED_LABELS = List.of(NAME, INSTANCE, VERSION, "app.kubernetes.io/component",
             "app.kubernetes.io/part-of", "app.kubernetes.io/managed-by");
     /** What kube-prometheus-stack (release) and kube-prometheus style setups (prometheus, role) select rules by. */
+    /** A runbook_url is {@code https://<host>/<group>/<repo>/-/blob/main/<path in this repository>#<section>}. */
+    private static final String RUNBOOK_BLOB = "/-/blob/main/";
     private static final Set<String> RULE_SELECTOR_LABELS = Set.of("release", "prometheus", "role");
     private static final Set<String> CALLBACK_PREFIXES = Set.of("/pay/callback", "/refund/callback");
     private static final List<String> NEVER_ROUTED = List.of("/internal", "/admin", "/q");
@@ -422,10 +427,10 @@ class ManifestsTest {
     @MethodSource("overlays")
     void configMapAndSecretHoldOnlyKeysTheApplicationReads(String overlay) {
         View view = new View(Manifests.rendering(overlay));
-        List<Manifests.ConfigKey> keys = Manifests.applicationKeys();
+        List<ConfigKeys.Key> keys = Manifests.applicationKeys();
         for (String name : view.configMap.getData().keySet()) {
             if (name.startsWith("PAYCALLBACK_")) {
-                assertThat(keys).as(name).anyMatch(key -> key.hasDefault() && !key.pattern().contains("*")
+                assertThat(keys).as(name).anyMatch(key -> key.defaultValue().isPresent() && !key.pattern().contains("*")
                         && Manifests.envName(key.pattern()).equals(name));
             } else {
                 assertThat(name).startsWith("QUARKUS_DATASOURCE_");
@@ -437,8 +442,8 @@ class ManifestsTest {
         for (String property : supplied) {
             assertThat(keys).as(property).anyMatch(key -> key.matches(property));
         }
-        for (Manifests.ConfigKey key : keys) {
-            if (key.hasDefault()) {
+        for (ConfigKeys.Key key : keys) {
+            if (key.defaultValue().isPresent()) {
                 continue;
             }
             boolean inFile = supplied.stream().anyMatch(key::matches);
@@ -550,15 +555,17 @@ class ManifestsTest {
 
     @ParameterizedTest
     @MethodSource("overlays")
-    void everyAlertLinksItsRunbookSectionInTheReadme(String overlay) {
-        List<String> anchors = Manifests.readmeAnchors();
+    void everyAlertLinksItsRunbookSectionInTheDocs(String overlay) {
         for (JsonNode alert : alerts(Manifests.rendering(overlay))) {
             String name = alert.path("alert").asText();
             URI runbook = URI.create(alert.path("annotations").path("runbook_url").asText());
             assertThat(runbook.getScheme()).as(name).isEqualTo("https");
-            assertThat(runbook.getPath()).as(name).endsWith("/README.md");
-            assertThat(runbook.getFragment()).as("%s: its runbook is the README section of its name", name).isEqualTo(name.toLowerCase(Locale.ROOT));
-            assertThat(anchors).as("%s: README.md has no section #%s", name, runbook.getFragment()).contains(runbook.getFragment());
+            assertThat(runbook.getPath()).as(name).contains(RUNBOOK_BLOB).endsWith(".md");
+            Path page = Manifests.ROOT.resolve(runbook.getPath().substring(runbook.getPath().indexOf(RUNBOOK_BLOB) + RUNBOOK_BLOB.length()));
+            assertThat(page).as("%s: its runbook's page", name).isRegularFile();
+            assertThat(runbook.getFragment()).as("%s: its runbook is the section of its name", name).isEqualTo(name.toLowerCase(Locale.ROOT));
+            assertThat(Markdown.read(page).anchors()).as("%s: %s has no section #%s", name, page, runbook.getFragment())
+                    .contains(runbook.getFragment());
         }
     }
 

@@ -1,0 +1,96 @@
+package io.paycallback.testsupport;
+
+import io.paycallback.config.PayCallbackConfig;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every leaf key of {@link PayCallbackConfig}, read from the interface itself the way SmallRye names them (method
+ * names in kebab case, {@code @WithName} where given, {@code *} for each map key), so tests that compare the
+ * deployment or the docs with the application cannot drift from it.
+ */
+public final class ConfigKeys {
+
+    /**
+     * @param pattern      the property name, {@code *} standing for each map key
+     * @param defaultValue the {@code @WithDefault} value, if any
+     * @param deprecated   still read, but not to be set any more
+     */
+    public record Key(String pattern, Optional<String> defaultValue, boolean deprecated) {
+
+        public boolean matches(String property) {
+            String[] want = pattern.split("\\.");
+            String[] have = property.split("\\.");
+            if (want.length != have.length) {
+                return false;
+            }
+            for (int i = 0; i < want.length; i++) {
+                if (!want[i].equals("*") && !want[i].equals(have[i])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private ConfigKeys() {
+    }
+
+    /** Every key, deprecated ones included, sorted by name. */
+    public static List<Key> all() {
+        List<Key> keys = new ArrayList<>();
+        collect("paycallback", PayCallbackConfig.class, false, keys);
+        keys.sort(Comparator.comparing(Key::pattern));
+        return keys;
+    }
+
+    private static void collect(String prefix, Class<?> group, boolean deprecated, List<Key> keys) {
+        for (Method method : group.getDeclaredMethods()) {
+            if (method.isDefault() || method.isSynthetic() || method.getParameterCount() > 0) {
+                continue;
+            }
+            WithName withName = method.getAnnotation(WithName.class);
+            WithDefault withDefault = method.getAnnotation(WithDefault.class);
+            String name = prefix + "." + (withName != null ? withName.value() : kebab(method.getName()));
+            collect(name, method.getGenericReturnType(), Optional.ofNullable(withDefault).map(WithDefault::value),
+                    deprecated || method.isAnnotationPresent(Deprecated.class), keys);
+        }
+    }
+
+    private static void collect(String name, Type type, Optional<String> defaultValue, boolean deprecated, List<Key> keys) {
+        if (type instanceof ParameterizedType parameterized) {
+            Class<?> raw = (Class<?>) parameterized.getRawType();
+            Type[] arguments = parameterized.getActualTypeArguments();
+            if (raw == Map.class) {
+                collect(name + ".*", arguments[1], defaultValue, deprecated, keys);
+                return;
+            }
+            if (raw == Optional.class) {
+                collect(name, arguments[0], defaultValue, deprecated, keys);
+                return;
+            }
+            keys.add(new Key(name, defaultValue, deprecated));
+            return;
+        }
+        Class<?> raw = (Class<?>) type;
+        if (raw.isInterface() && raw.getName().startsWith(PayCallbackConfig.class.getName())) {
+            collect(name, raw, deprecated, keys);
+        } else {
+            keys.add(new Key(name, defaultValue, deprecated));
+        }
+    }
+
+    private static String kebab(String camel) {
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+    }
+}
