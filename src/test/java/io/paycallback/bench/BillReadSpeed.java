@@ -1,12 +1,15 @@
 package io.paycallback.bench;
 
 import io.paycallback.statement.bill.AlipayTradeBill;
+import io.paycallback.statement.bill.BillException;
 import io.paycallback.statement.bill.BillFiles;
+import io.paycallback.statement.bill.BillSink;
 import io.paycallback.statement.bill.BillTotals;
 import io.paycallback.statement.bill.WxPayTradeBill;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -17,67 +20,47 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * How fast the bill readers go on a big merchant's day: writes a WeChat bill (gzip, with its SHA-1) and an Alipay ZIP
- * of N lines to temporary files, then reads each with a sink that only counts. A speed check to run by hand under the
- * deployed heap, not a timed test:
+ * of N lines to temporary files, then reads each three times with a sink that only counts. A speed check to run by
+ * hand under the deployed heap, not a timed test:
  * <pre>
  *   ./mvnw -B -q test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  *   java -Xmx128m -cp target/test-classes:target/classes:$(cat target/cp.txt) io.paycallback.bench.BillReadSpeed 1000000
  * </pre>
+ * Each step prints wall time and the CPU time of the reading thread: on a machine shared with other work the wall
+ * figure measures the neighbours as much as the reader, the CPU figure does not (it leaves out the JIT and GC threads).
  */
 public final class BillReadSpeed {
 
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final int ROUNDS = 3;
+
     private BillReadSpeed() {
+    }
+
+    @FunctionalInterface
+    private interface Writer {
+        void write(OutputStream out) throws IOException;
+    }
+
+    @FunctionalInterface
+    private interface Reader {
+        BillTotals read(InputStream in, BillSink sink) throws BillException, IOException;
     }
 
     public static void main(String[] args) throws Exception {
         long lines = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
         Path dir = Files.createTempDirectory("bill-speed");
-        cpuStart = THREADS.getCurrentThreadCpuTime();
         try {
-            Path wx = dir.resolve("wxpay.csv.gz");
-            long start = System.nanoTime();
-            cpuStart = THREADS.getCurrentThreadCpuTime();
-            BillFiles.Written written;
-            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(wx), 1 << 16)) {
-                written = BillFiles.wxPayGzip(BillFiles.synthetic(lines, BillFiles.Flavour.WXPAY),
-                        BillFiles.WxOptions.standard(), out);
-            }
-            report("wxpay write", lines, start, Files.size(wx));
-            for (int round = 1; round <= 3; round++) {
-                AtomicLong seen = new AtomicLong();
-                start = System.nanoTime();
-                cpuStart = THREADS.getCurrentThreadCpuTime();
-            cpuStart = THREADS.getCurrentThreadCpuTime();
-                BillTotals totals;
-                try (InputStream in = new BufferedInputStream(Files.newInputStream(wx), 1 << 16)) {
-                    totals = WxPayTradeBill.readGzip(in, written.sha1Hex(), line -> seen.incrementAndGet());
-                }
-                check(seen.get(), totals, lines);
-                report("wxpay read gzip+sha1 #" + round, lines, start, Files.size(wx));
-            }
-
-            Path alipay = dir.resolve("alipay.csv.zip");
-            start = System.nanoTime();
-            cpuStart = THREADS.getCurrentThreadCpuTime();
-            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(alipay), 1 << 16)) {
-                BillFiles.alipay(BillFiles.synthetic(lines, BillFiles.Flavour.ALIPAY),
-                        BillFiles.AlipayOptions.standard(), out);
-            }
-            report("alipay write", lines, start, Files.size(alipay));
-            for (int round = 1; round <= 3; round++) {
-                AtomicLong seen = new AtomicLong();
-                start = System.nanoTime();
-                cpuStart = THREADS.getCurrentThreadCpuTime();
-            cpuStart = THREADS.getCurrentThreadCpuTime();
-                BillTotals totals;
-                try (InputStream in = new BufferedInputStream(Files.newInputStream(alipay), 1 << 16)) {
-                    totals = AlipayTradeBill.read(in, line -> seen.incrementAndGet());
-                }
-                check(seen.get(), totals, lines);
-                report("alipay read zip #" + round, lines, start, Files.size(alipay));
-            }
-            Runtime rt = Runtime.getRuntime();
-            System.out.printf("max heap %d MB%n", rt.maxMemory() >> 20);
+            String[] sha1 = new String[1];
+            measure("wxpay gzip+sha1", lines, dir.resolve("wxpay.csv.gz"),
+                    out -> sha1[0] = BillFiles.wxPayGzip(BillFiles.synthetic(lines, BillFiles.Flavour.WXPAY),
+                            BillFiles.WxOptions.standard(), out).sha1Hex(),
+                    (in, sink) -> WxPayTradeBill.readGzip(in, sha1[0], sink));
+            measure("alipay zip", lines, dir.resolve("alipay.csv.zip"),
+                    out -> BillFiles.alipay(BillFiles.synthetic(lines, BillFiles.Flavour.ALIPAY),
+                            BillFiles.AlipayOptions.standard(), out),
+                    AlipayTradeBill::read);
+            System.out.printf("max heap %d MB%n", Runtime.getRuntime().maxMemory() >> 20);
         } finally {
             try (var files = Files.list(dir)) {
                 for (Path file : (Iterable<Path>) files::iterator) {
@@ -88,26 +71,36 @@ public final class BillReadSpeed {
         }
     }
 
-    private static void check(long seen, BillTotals totals, long lines) {
-        if (seen != lines || totals.paymentCount() + totals.refundCount() != lines) {
-            throw new IllegalStateException("read " + seen + " lines of " + lines);
+    private static void measure(String name, long lines, Path file, Writer writer, Reader reader) throws Exception {
+        Clock clock = new Clock();
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            writer.write(out);
+        }
+        clock.report(name + " write", lines, Files.size(file));
+        for (int round = 1; round <= ROUNDS; round++) {
+            AtomicLong seen = new AtomicLong();
+            clock = new Clock();
+            BillTotals totals;
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+                totals = reader.read(in, line -> seen.incrementAndGet());
+            }
+            if (seen.get() != lines || totals.paymentCount() + totals.refundCount() != lines) {
+                throw new IllegalStateException(name + ": read " + seen.get() + " lines of " + lines);
+            }
+            clock.report(name + " read #" + round, lines, Files.size(file));
         }
     }
 
-    private static long cpuStart;
+    private static final class Clock {
+        private final long wall = System.nanoTime();
+        private final long cpu = THREADS.getCurrentThreadCpuTime();
 
-    /**
-     * Wall time, and the CPU time of this thread: on a machine shared with other work the wall figure measures the
-     * neighbours as much as the reader, the CPU figure does not.
-     */
-    private static void report(String what, long lines, long startNanos, long bytes) {
-        double seconds = (System.nanoTime() - startNanos) / 1e9;
-        long cpuNow = THREADS.getCurrentThreadCpuTime();
-        double cpu = (cpuNow - cpuStart) / 1e9;
-        cpuStart = cpuNow;
-        System.out.printf("%-28s %,d lines in %.2f s wall = %,.0f lines/s; %.2f s CPU = %,.0f lines/CPU-s (file %,d bytes)%n",
-                what, lines, seconds, lines / seconds, cpu, lines / cpu, bytes);
+        void report(String what, long lines, long bytes) {
+            double wallSeconds = (System.nanoTime() - wall) / 1e9;
+            double cpuSeconds = (THREADS.getCurrentThreadCpuTime() - cpu) / 1e9;
+            System.out.printf("%-26s %,d lines in %.2f s wall = %,.0f lines/s; %.2f s CPU = %,.0f lines/CPU-s"
+                            + " (file %,d bytes)%n",
+                    what, lines, wallSeconds, lines / wallSeconds, cpuSeconds, lines / cpuSeconds, bytes);
+        }
     }
-
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 }

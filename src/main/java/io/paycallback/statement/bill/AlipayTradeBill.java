@@ -61,17 +61,11 @@ public final class AlipayTradeBill {
                 }
             }
         } catch (EOFException e) {
-            BillException cut = new BillException.Incomplete("the ZIP ends early: " + e.getMessage());
-            cut.initCause(e);
-            throw cut;
+            throw Fields.causedBy(new BillException.Incomplete("the ZIP ends early: " + e.getMessage()), e);
         } catch (ZipException e) {
-            BillException bad = new BillException.Malformed("not a readable ZIP: " + e.getMessage());
-            bad.initCause(e);
-            throw bad;
+            throw Fields.causedBy(new BillException.Malformed("not a readable ZIP: " + e.getMessage()), e);
         } catch (CharacterCodingException e) {
-            BillException bad = new BillException.Malformed("the detail entry is not GBK");
-            bad.initCause(e);
-            throw bad;
+            throw Fields.causedBy(new BillException.Malformed("the detail entry is not GBK"), e);
         }
         if (totals == null) {
             throw new BillException.Incomplete("the ZIP has no entry ending in " + DETAIL_SUFFIX);

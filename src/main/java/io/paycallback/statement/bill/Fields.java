@@ -204,6 +204,12 @@ final class Fields {
         return -1;
     }
 
+    /** A reader's own failure with the stream's exception behind it. */
+    static <E extends BillException> E causedBy(E failure, Throwable cause) {
+        failure.initCause(cause);
+        return failure;
+    }
+
     static String stripBom(String text) {
         return !text.isEmpty() && text.charAt(0) == '\uFEFF' ? text.substring(1) : text;
     }

@@ -91,9 +91,7 @@ public final class StripeBalanceTransactions {
             }
             return new Page(hasMore, lastId, count);
         } catch (JsonProcessingException e) {
-            BillException bad = new BillException.Malformed("the page is not valid JSON: " + e.getOriginalMessage());
-            bad.initCause(e);
-            throw bad;
+            throw Fields.causedBy(new BillException.Malformed("the page is not valid JSON: " + e.getOriginalMessage()), e);
         }
     }
 

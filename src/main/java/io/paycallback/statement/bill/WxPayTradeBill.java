@@ -67,17 +67,11 @@ public final class WxPayTradeBill {
         try {
             return parse(in, sink);
         } catch (EOFException e) {
-            BillException cut = new BillException.Incomplete("the file ends early: " + e.getMessage());
-            cut.initCause(e);
-            throw cut;
+            throw Fields.causedBy(new BillException.Incomplete("the file ends early: " + e.getMessage()), e);
         } catch (CharacterCodingException e) {
-            BillException bad = new BillException.Malformed("the file is not UTF-8");
-            bad.initCause(e);
-            throw bad;
+            throw Fields.causedBy(new BillException.Malformed("the file is not UTF-8"), e);
         } catch (ZipException e) {
-            BillException bad = new BillException.Malformed("the file is not valid gzip: " + e.getMessage());
-            bad.initCause(e);
-            throw bad;
+            throw Fields.causedBy(new BillException.Malformed("the file is not valid gzip: " + e.getMessage()), e);
         }
     }
 

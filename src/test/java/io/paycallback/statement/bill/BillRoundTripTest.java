@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 
 import static io.paycallback.statement.bill.BillLine.Kind.PAYMENT;
 import static io.paycallback.statement.bill.BillLine.Kind.REFUND;
@@ -24,19 +25,16 @@ class BillRoundTripTest {
     void wxPay() throws Exception {
         for (int run = 0; run < RUNS; run++) {
             Random random = new Random(run);
-            List<BillLine> lines = new ArrayList<>();
-            int count = random.nextInt(40);
-            for (int i = 0; i < count; i++) {
-                boolean refund = random.nextInt(3) == 0;
+            List<BillLine> lines = randomLines(random, refund -> {
                 String currency = pick(random, "CNY", "CNY", "CNY", "HKD", "USD");
-                lines.add(refund
+                return refund
                         ? new BillLine(REFUND, id(random, "o", true), id(random, "42", true), id(random, "r", true),
                         id(random, "503", true), amount(random, currency), currency,
                         pick(random, BillLine.State.SUCCEEDED, BillLine.State.PROCESSING, BillLine.State.FAILED), 0)
                         : new BillLine(PAYMENT, id(random, "o", true), id(random, "42", true), null, null,
                         amount(random, currency), currency,
-                        pick(random, BillLine.State.SUCCEEDED, BillLine.State.SUCCEEDED, BillLine.State.REVOKED), 0));
-            }
+                        pick(random, BillLine.State.SUCCEEDED, BillLine.State.SUCCEEDED, BillLine.State.REVOKED), 0);
+            });
             BillFiles.WxOptions options = BillFiles.WxOptions.standard()
                     .layout(random.nextBoolean() ? BillFiles.WxLayout.CURRENT : BillFiles.WxLayout.LEGACY)
                     .bom(random.nextBoolean()).crlf(random.nextBoolean());
@@ -45,8 +43,7 @@ class BillRoundTripTest {
             BillTotals totals = random.nextBoolean()
                     ? WxPayTradeBill.readGzip(new ByteArrayInputStream(file.gzip()), file.sha1Hex(), read::add)
                     : WxPayTradeBill.readPlain(new ByteArrayInputStream(file.text()), file.sha1Hex(), read::add);
-            assertThat(read).as("seed %d, %s", run, options).isEqualTo(WxPayTradeBillTest.numbered(lines, 2));
-            assertThat(totals).as("seed %d", run).isEqualTo(totals(lines));
+            assertReadBack(read, totals, lines, 2, "seed " + run + ", " + options);
         }
     }
 
@@ -54,22 +51,16 @@ class BillRoundTripTest {
     void alipay() throws Exception {
         for (int run = 0; run < RUNS; run++) {
             Random random = new Random(run);
-            List<BillLine> lines = new ArrayList<>();
-            int count = random.nextInt(40);
-            for (int i = 0; i < count; i++) {
-                boolean refund = random.nextInt(3) == 0;
-                lines.add(new BillLine(refund ? REFUND : PAYMENT, id(random, "o", true), id(random, "2026", false),
-                        refund ? id(random, "r", true) : null, null, amount(random, "CNY"), "CNY",
-                        BillLine.State.SUCCEEDED, 0));
-            }
+            List<BillLine> lines = randomLines(random, refund -> new BillLine(refund ? REFUND : PAYMENT,
+                    id(random, "o", true), id(random, "2026", false), refund ? id(random, "r", true) : null, null,
+                    amount(random, "CNY"), "CNY", BillLine.State.SUCCEEDED, 0));
             BillFiles.AlipayOptions options = BillFiles.AlipayOptions.standard().crlf(random.nextBoolean())
                     .merchantDiscount(random.nextBoolean() ? BigDecimal.valueOf(random.nextInt(500), 2)
                             : BigDecimal.ZERO.setScale(2));
             List<BillLine> read = new ArrayList<>();
             BillTotals totals = AlipayTradeBill.read(new ByteArrayInputStream(BillFiles.alipay(lines, options)),
                     read::add);
-            assertThat(read).as("seed %d, %s", run, options).isEqualTo(WxPayTradeBillTest.numbered(lines, 6));
-            assertThat(totals).as("seed %d", run).isEqualTo(totals(lines));
+            assertReadBack(read, totals, lines, 6, "seed " + run + ", " + options);
         }
     }
 
@@ -117,12 +108,24 @@ class BillRoundTripTest {
         }
     }
 
-    private static BillTotals totals(List<BillLine> lines) {
-        BillTotals totals = BillTotals.EMPTY;
-        for (BillLine line : lines) {
-            totals = totals.plus(line);
+    /** Up to 39 lines, about a third of them refunds. */
+    private static List<BillLine> randomLines(Random random, Function<Boolean, BillLine> line) {
+        List<BillLine> lines = new ArrayList<>();
+        int count = random.nextInt(40);
+        for (int i = 0; i < count; i++) {
+            lines.add(line.apply(random.nextInt(3) == 0));
         }
-        return totals;
+        return lines;
+    }
+
+    private static void assertReadBack(List<BillLine> read, BillTotals totals, List<BillLine> written, long firstLine,
+                                       String description) {
+        assertThat(read).as(description).isEqualTo(WxPayTradeBillTest.numbered(written, firstLine));
+        BillTotals expected = BillTotals.EMPTY;
+        for (BillLine line : written) {
+            expected = expected.plus(line);
+        }
+        assertThat(totals).as(description).isEqualTo(expected);
     }
 
     /** An amount the currency can hold, up to about 100,000.00, zero included. */

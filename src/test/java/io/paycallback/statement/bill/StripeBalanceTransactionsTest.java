@@ -1,6 +1,11 @@
 package io.paycallback.statement.bill;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.stripe.model.BalanceTransaction;
+import com.stripe.model.BalanceTransactionCollection;
+import com.stripe.model.Charge;
+import com.stripe.model.Refund;
+import com.stripe.net.ApiResource;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +112,28 @@ class StripeBalanceTransactionsTest {
                         tuple("pi_1", new BigDecimal("2.00"), "USD", FAILED),
                         tuple("ch_2", new BigDecimal("5.00"), "USD", SUCCEEDED));
         assertThat(new String(pages.get(0), StandardCharsets.UTF_8)).contains("\"amount\":1005,\"currency\":\"usd\"");
+    }
+
+    @Test
+    void stripeJavaReadsTheGeneratedPagesAsWeDo() {
+        BillLine charge = new BillLine(PAYMENT, "o1", "pi_1", null, null, new BigDecimal("12.34"), "EUR", SUCCEEDED, 0);
+        BillLine refund = new BillLine(REFUND, "o1", "pi_1", "r1", "re_1", new BigDecimal("2.00"), "EUR", PROCESSING, 0);
+        byte[] page = BillFiles.stripePages(List.of(new BillFiles.StripeMovement(charge, "USD", new BigDecimal("1.1")),
+                new BillFiles.StripeMovement(refund)), 10).get(0);
+        for (String json : List.of(new String(page, StandardCharsets.UTF_8), PAGE)) {
+            BalanceTransactionCollection sdk = ApiResource.GSON.fromJson(json, BalanceTransactionCollection.class);
+            BalanceTransaction first = sdk.getData().get(0);
+            assertThat(first.getReportingCategory()).isEqualTo("charge");
+            Charge source = (Charge) first.getSourceObject();
+            assertThat(source.getPaymentIntent()).startsWith("pi_");
+            assertThat(source.getMetadata()).containsKey("out_trade_no");
+            assertThat(source.getCurrency()).isEqualTo("eur");
+            assertThat(first.getCurrency()).isEqualTo("usd");
+            Refund sdkRefund = (Refund) sdk.getData().get(1).getSourceObject();
+            assertThat(sdkRefund.getStatus()).isEqualTo("pending");
+            assertThat(sdkRefund.getMetadata()).containsKey("out_refund_no");
+            assertThat(sdkRefund.getCharge()).startsWith("ch_");
+        }
     }
 
     @Test
