@@ -30,6 +30,7 @@ DRAIN_ROWS=${DRAIN_ROWS:-100000}
 EXTRA_DONE=${EXTRA_DONE:-1000000}
 DELIVERY_ROWS=${DELIVERY_ROWS:-60000}  # due outbox events of the delivery phase
 DRAIN_TIMEOUT=${DRAIN_TIMEOUT:-600}    # seconds; a drain slower than this is reported from its partial progress
+STATEMENT_LINES=${STATEMENT_LINES:-1000000}  # bill lines of the statement phase
 E2E_ROWS=${E2E_ROWS:-100000}           # paid stripe callbacks of the e2e phase, each sent exactly once
 E2E_TIMEOUT=${E2E_TIMEOUT:-600}        # seconds for sending plus processing; a slower e2e reports partial progress
 LIMIT_BATCH=${LIMIT_BATCH:-50}         # orders per transaction in the limit phase (the service's transaction-size)
@@ -41,7 +42,7 @@ EXTRA_JAVA_OPTS=${EXTRA_JAVA_OPTS:-}
 # work, so the bench mutes it by default (OUTBOX_LOG=INFO measures it).
 OUTBOX_LOG=${OUTBOX_LOG:-WARN}
 # A subset of phases for profiling and tuning experiments; the report then only has their rows.
-PHASES=" ${PHASES:-ceiling limit stripe wxpay storm drain delivery e2e} "
+PHASES=" ${PHASES:-ceiling limit stripe wxpay storm drain delivery e2e statement} "
 phase() { [[ $PHASES == *" $1 "* ]]; }
 
 # paycallback.retry.transaction-size for the drain and e2e phases: a space-separated list runs those phases once per
@@ -499,6 +500,24 @@ e2e() {
 
 # ---- report ------------------------------------------------------------------------------------------------------
 # Written after every run, so an interrupted RUNS=3 still leaves the medians of the runs it finished.
+# One statement run of a STATEMENT_LINES-line WeChat Pay bill against as many PAID orders (every 10,000th missing),
+# in a JVM capped at the deployed heap (-Xmx128m): io.paycallback.statement.StatementBench, where the loopback fake
+# provider writes the gzip bill while serving it and the run fetches, verifies (SHA-1), stages and compares it. Timed
+# from enrolment to the run's finish; loading the ledger rows is not. Needs no service of its own.
+statement() {
+  log "statement: a $STATEMENT_LINES-line bill compared in one run, -Xmx128m"
+  if ! QUARKUS_DATASOURCE_JDBC_URL="jdbc:mariadb://127.0.0.1:3306/$DB" QUARKUS_DATASOURCE_REACTIVE_URL="mysql://127.0.0.1:3306/$DB" \
+      QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" \
+      ./mvnw -B test -Dtest=StatementBench -Dstatement.bench.lines="$STATEMENT_LINES" -DargLine=-Xmx128m \
+      -Dsurefire.failIfNoSpecifiedTests=false >"$WORK/statement.log" 2>&1; then
+    log "statement: failed, see $WORK/statement.log"
+    return 1
+  fi
+  for figure in seconds lines_per_s peak_heap_mb; do
+    record "statement_$figure" "$(awk -F'\t' -v f="$figure" '$1 == f {print $2}' target/statement-bench.tsv)"
+  done
+}
+
 report() {
   median() { # figure -> median over runs ("" when absent)
     awk -F'\t' -v f="$1" '$2==f {print $3}' "$RESULTS" | sort -g \
@@ -611,6 +630,8 @@ report() {
           "$(median ${f}_cpu_java_ms@$b) / $(median ${f}_cpu_db_ms@$b); $(median ${f}_statements@$b); $(median ${f}_fsyncs@$b)" "" "-" "-" ${f}_cpu_java_ms@$b
       done
     done
+    row "statement: $STATEMENT_LINES bill lines compared in one run, s (-Xmx128m; peak heap MB)" \
+      "$(median statement_seconds) ($(median statement_peak_heap_mb))" "" "<= 60" "$(pass "$(median statement_seconds)" "<=" 60)" statement_seconds
     row "process start to first ready probe, s (every start)" "$(median start_ready_s)" "" "-" "-" start_ready_s
   } >"$TABLE"
 
@@ -721,6 +742,7 @@ for RUN in $(seq 1 "$RUNS"); do
     cleanup
   fi
   LABEL=
+  if phase statement; then statement; fi
   report
   log "run $RUN done; table so far in deploy/bench/results/latest.md"
 done

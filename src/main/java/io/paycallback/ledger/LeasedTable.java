@@ -9,7 +9,8 @@ public enum LeasedTable {
     REFUND_CALLBACK_LOG("refund_callback_log"),
     OUTBOX("outbox"),
     ORDER_QUERIES("order_queries"),
-    REFUND_SUBMISSIONS("refund_submissions");
+    REFUND_SUBMISSIONS("refund_submissions"),
+    STATEMENT_RUNS("statement_runs");
 
     private final String table;
 
