@@ -95,6 +95,7 @@ public final class AdminViews {
             case ORDER_QUERIES -> "order-query";
             case REFUND_SUBMISSIONS -> "refund-submission";
             case CLOSE_REQUESTS -> "close-request";
+            case STATEMENT_RUNS -> "statement-run";
         };
     }
 }

@@ -9,7 +9,9 @@ public enum Origin {
     /** We asked the provider about a PENDING order's payment. */
     QUERY,
     /** The provider's answer to a refund we submitted already gave its final state. */
-    SUBMISSION;
+    SUBMISSION,
+    /** A provider's bill listed it, and asking the provider confirmed it (statement reconciliation's repair). */
+    STATEMENT;
 
     public String column() {
         return name().toLowerCase(Locale.ROOT);

@@ -10,7 +10,11 @@ public enum AuditAction {
     REQUEUE,
     BULK_REQUEUE,
     /** A quarantined body parsed again (after a parser fix) and stored as the callback it is. */
-    QUARANTINE_REPLAY;
+    QUARANTINE_REPLAY,
+    /** A statement discrepancy closed by an operator, with a note. */
+    STATEMENT_RESOLVE,
+    /** A statement run enrolled or requeued by an operator: the bill of that day is fetched and compared again. */
+    STATEMENT_RERUN;
 
     @JsonValue
     public String label() {

@@ -41,7 +41,8 @@ public class BacklogGauges {
     static final String QUARANTINE = "paycallback.quarantine.rows";
 
     private static final String COUNT_STALE = "SELECT COUNT(*) FROM %s WHERE status = 0 AND created_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)";
-    // An order's queries run for days by design: for that table only a round overdue by the threshold is backlog.
+    // An order's queries run for days by design, and a statement run waits for its bill (asked again every 30 min while
+    // the provider makes it): for those tables only a try overdue by the threshold is backlog.
     private static final String COUNT_OVERDUE = "SELECT COUNT(*) FROM %s WHERE status = 0 AND next_retry_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)";
     private static final String COUNT_DEAD = "SELECT COUNT(*) FROM %s WHERE status = 2";
     private static final String COUNT_QUARANTINE = "SELECT COUNT(*) FROM quarantine";
@@ -93,7 +94,7 @@ public class BacklogGauges {
         List<LeasedTable> tables = List.of(LeasedTable.values());
         List<Uni<Long>> counts = new ArrayList<>();
         for (LeasedTable table : tables) {
-            String stalePending = table == LeasedTable.ORDER_QUERIES ? COUNT_OVERDUE : COUNT_STALE;
+            String stalePending = table == LeasedTable.ORDER_QUERIES || table == LeasedTable.STATEMENT_RUNS ? COUNT_OVERDUE : COUNT_STALE;
             counts.add(count(stalePending.formatted(table.table()), Tuple.of(staleMicros)));
             counts.add(count(COUNT_DEAD.formatted(table.table()), Tuple.tuple()));
         }

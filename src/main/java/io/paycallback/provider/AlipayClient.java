@@ -17,10 +17,12 @@ import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -30,7 +32,7 @@ import java.util.stream.Collectors;
  * Alipay OpenAPI through the gateway: requests signed RSA2 with the app's private key, answers verified with Alipay's
  * public key over the exact {@code *_response} text. {@code alipay.trade.query} and {@code alipay.trade.refund}.
  */
-final class AlipayClient implements ProviderClient {
+final class AlipayClient implements ProviderClient, StatementClient {
 
     private static final String PROVIDER = "alipay";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,6 +44,7 @@ final class AlipayClient implements ProviderClient {
     private static final String CLOSE = "alipay.trade.close";
     /** trade_status of a trade the buyer can no longer pay, and the query's answer for one never created. */
     private static final Set<String> CLOSED_STATES = Set.of("TRADE_CLOSED", "TRADE_NOT_EXIST");
+    private static final String BILL_URL = "alipay.data.dataservice.bill.downloadurl.query";
     private static final String SUCCESS = "10000";
     private static final String BUSINESS_FAILURE = "40004";
     private static final String UNAVAILABLE = "20000";
@@ -59,13 +62,16 @@ final class AlipayClient implements ProviderClient {
     private final Duration timeout;
     private final Clock clock;
     private final Map<String, Keys> merchants;
+    private final Downloads downloads;
 
-    AlipayClient(WebClient http, String gatewayUrl, Duration timeout, Clock clock, Map<String, Keys> merchants) {
+    AlipayClient(WebClient http, String gatewayUrl, Duration timeout, Clock clock, Map<String, Keys> merchants,
+                 Downloads downloads) {
         this.http = http;
         this.gatewayUrl = gatewayUrl;
         this.timeout = timeout;
         this.clock = clock;
         this.merchants = Map.copyOf(merchants);
+        this.downloads = downloads;
     }
 
     @Override
@@ -75,6 +81,33 @@ final class AlipayClient implements ProviderClient {
 
     boolean serves(String merchantId) {
         return merchants.containsKey(merchantId);
+    }
+
+    Set<String> merchantIds() {
+        return merchants.keySet();
+    }
+
+    /**
+     * {@code alipay.data.dataservice.bill.downloadurl.query} (bill_type trade), signed and verified like every gateway
+     * call; then a plain GET of the ZIP at {@code bill_download_url}, which is valid for 30 seconds, so it is fetched
+     * at once. The file has no digest of its own: its totals lines are what the reader checks.
+     */
+    @Override
+    public TradeBill tradeBill(String merchantId, LocalDate billDate) {
+        ObjectNode biz = JSON.createObjectNode().put("bill_type", "trade").put("bill_date", billDate.toString());
+        Duration limit = Downloads.atLeast(timeout);
+        Answer answer = call(merchantId, BILL_URL, biz, limit).await().atMost(limit.plusSeconds(2));
+        String subCode = answer.fields().get("sub_code");
+        // Spelt isp.bill_not_exist in today's gateway and BILL_NOT_EXIST in older documents: accept either.
+        if (!SUCCESS.equals(answer.fields().get("code")) && subCode != null
+                && subCode.toLowerCase(Locale.ROOT).endsWith("bill_not_exist")) {
+            return new TradeBill.Empty(subCode);
+        }
+        String url = succeeded(answer).get("bill_download_url");
+        if (url == null || url.isEmpty()) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer without bill_download_url"));
+        }
+        return new TradeBill.File(downloads.get(PROVIDER, url, Map.of()), null);
     }
 
     @Override
@@ -178,6 +211,10 @@ final class AlipayClient implements ProviderClient {
     }
 
     private Uni<Answer> call(String merchantId, String method, ObjectNode bizContent) {
+        return call(merchantId, method, bizContent, timeout);
+    }
+
+    private Uni<Answer> call(String merchantId, String method, ObjectNode bizContent, Duration timeout) {
         Keys keys = merchants.get(merchantId);
         Map<String, String> params = signedParams(keys.appId(), keys.appPrivateKey(), method, bizContent, clock.instant());
         String form = params.entrySet().stream()

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -42,6 +43,7 @@ public class ProviderClients {
     public ProviderClients(PayCallbackConfig config, Channels channels, Clock clock, Vertx vertx) {
         this.http = WebClient.create(vertx);
         PayCallbackConfig.Providers providers = config.providers();
+        Downloads downloads = new Downloads(providers.timeout());
         Map<String, WxPayClient.Keys> wxKeys = new HashMap<>();
         Map<String, AlipayClient.Keys> alipayKeys = new HashMap<>();
         Map<String, String> stripeKeys = new HashMap<>();
@@ -54,9 +56,9 @@ public class ProviderClients {
                     stripeKey(key, PREFIX + merchantId + ".stripe.api-key"))));
         });
         this.wxpay = new WxPayClient(http, providers.wxpay().baseUrl(), providers.timeout(), clock,
-                (WxPayChannel) channels.get(ChannelId.WXPAY), wxKeys);
-        this.alipay = new AlipayClient(http, providers.alipay().gatewayUrl(), providers.timeout(), clock, alipayKeys);
-        this.stripe = new StripeClient(http, providers.stripe().baseUrl(), providers.timeout(), stripeKeys);
+                (WxPayChannel) channels.get(ChannelId.WXPAY), wxKeys, downloads);
+        this.alipay = new AlipayClient(http, providers.alipay().gatewayUrl(), providers.timeout(), clock, alipayKeys, downloads);
+        this.stripe = new StripeClient(http, providers.stripe().baseUrl(), providers.timeout(), stripeKeys, downloads);
     }
 
     private static Optional<WxPayClient.Keys> wxKeys(String merchantId, PayCallbackConfig.WxPay keys) {
@@ -90,6 +92,25 @@ public class ProviderClients {
             case ALIPAY -> alipay.serves(merchantId) ? Optional.of(alipay) : Optional.empty();
             case STRIPE -> stripe.serves(merchantId) ? Optional.of(stripe) : Optional.empty();
         };
+    }
+
+    /** The provider's bills for this merchant, when it has API keys there (the same keys the queries use). */
+    public Optional<StatementClient> statements(ChannelId channel, String merchantId) {
+        return switch (channel) {
+            case WXPAY -> wxpay.serves(merchantId) ? Optional.of(wxpay) : Optional.empty();
+            case ALIPAY -> alipay.serves(merchantId) ? Optional.of(alipay) : Optional.empty();
+            case STRIPE -> stripe.serves(merchantId) ? Optional.of(stripe) : Optional.empty();
+        };
+    }
+
+    /** Every merchant with API keys for the provider, in a stable order. */
+    public List<String> merchants(ChannelId channel) {
+        Set<String> merchants = switch (channel) {
+            case WXPAY -> wxpay.merchantIds();
+            case ALIPAY -> alipay.merchantIds();
+            case STRIPE -> stripe.merchantIds();
+        };
+        return merchants.stream().sorted().toList();
     }
 
     /** Every provider this merchant has API keys for. */

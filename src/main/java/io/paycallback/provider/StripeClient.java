@@ -19,17 +19,20 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.Locale;
 import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Stripe's API with a secret or restricted key. Stripe does not sign API answers (TLS is the proof), so an answer is
  * taken as read. PaymentIntents are found by {@code metadata['out_trade_no']} with the search API; a refund carries
  * our refund number as its {@code Idempotency-Key} and in its metadata, so its events are keyed like our request.
  */
-final class StripeClient implements ProviderClient {
+final class StripeClient implements ProviderClient, StatementClient {
 
     private static final String PROVIDER = "stripe";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -43,12 +46,14 @@ final class StripeClient implements ProviderClient {
     private final String baseUrl;
     private final Duration timeout;
     private final Map<String, String> apiKeys;
+    private final Downloads downloads;
 
-    StripeClient(WebClient http, String baseUrl, Duration timeout, Map<String, String> apiKeys) {
+    StripeClient(WebClient http, String baseUrl, Duration timeout, Map<String, String> apiKeys, Downloads downloads) {
         this.http = http;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.timeout = timeout;
         this.apiKeys = Map.copyOf(apiKeys);
+        this.downloads = downloads;
     }
 
     @Override
@@ -58,6 +63,25 @@ final class StripeClient implements ProviderClient {
 
     boolean serves(String merchantId) {
         return apiKeys.containsKey(merchantId);
+    }
+
+    Set<String> merchantIds() {
+        return apiKeys.keySet();
+    }
+
+    /**
+     * The balance transactions created in the UTC day, with their source objects (the charge or refund, whose own
+     * amount and currency the comparison needs), 100 per page, paged with {@code starting_after}.
+     */
+    @Override
+    public TradeBill tradeBill(String merchantId, LocalDate billDate) {
+        long from = billDate.atStartOfDay(ZoneOffset.UTC).toEpochSecond();
+        long to = billDate.plusDays(1).atStartOfDay(ZoneOffset.UTC).toEpochSecond();
+        String first = baseUrl + "/v1/balance_transactions?created%5Bgte%5D=" + from + "&created%5Blt%5D=" + to
+                + "&limit=100&expand%5B%5D=data.source";
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + apiKeys.get(merchantId));
+        return new TradeBill.Pages(startingAfter -> downloads.get(PROVIDER,
+                startingAfter == null ? first : first + "&starting_after=" + encode(startingAfter), headers));
     }
 
     @Override

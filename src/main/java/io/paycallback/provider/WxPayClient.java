@@ -13,11 +13,14 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.mutiny.ext.web.client.WebClient;
 
+import java.io.InputStream;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -27,7 +30,7 @@ import java.util.UUID;
  * WeChat Pay API v3: requests signed with the merchant API key, every answer verified with the platform keys that
  * verify notices. Transaction queries by our order number, domestic refunds by our refund number.
  */
-final class WxPayClient implements ProviderClient {
+final class WxPayClient implements ProviderClient, StatementClient {
 
     private static final String PROVIDER = "wxpay";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -48,15 +51,17 @@ final class WxPayClient implements ProviderClient {
     private final Clock clock;
     private final WxPayChannel channel;
     private final Map<String, Keys> merchants;
+    private final Downloads downloads;
 
     WxPayClient(WebClient http, String baseUrl, Duration timeout, Clock clock, WxPayChannel channel,
-                Map<String, Keys> merchants) {
+                Map<String, Keys> merchants, Downloads downloads) {
         this.http = http;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.timeout = timeout;
         this.clock = clock;
         this.channel = channel;
         this.merchants = Map.copyOf(merchants);
+        this.downloads = downloads;
     }
 
     @Override
@@ -66,6 +71,51 @@ final class WxPayClient implements ProviderClient {
 
     boolean serves(String merchantId) {
         return merchants.containsKey(merchantId);
+    }
+
+    Set<String> merchantIds() {
+        return merchants.keySet();
+    }
+
+    /**
+     * {@code GET /v3/bill/tradebill} (ALL, GZIP), its answer verified like every other; then the file from
+     * {@code download_url}, with a signed {@code Authorization} but no signature on the answer: the caller checks the
+     * SHA-1 of the decompressed file against {@code hash_value} instead.
+     */
+    @Override
+    public TradeBill tradeBill(String merchantId, LocalDate billDate) {
+        Keys keys = merchants.get(merchantId);
+        String url = "/v3/bill/tradebill?bill_date=" + billDate + "&bill_type=ALL&tar_type=GZIP";
+        JsonNode answer;
+        try {
+            answer = call(merchantId, keys, HttpMethod.GET, url, "", Downloads.atLeast(timeout))
+                    .map(response -> verified(merchantId, keys, response)).await().atMost(Downloads.atLeast(timeout).plusSeconds(2));
+        } catch (ProviderException e) {
+            if (e.failure() instanceof ProviderFailure.Rejected rejected) {
+                if ("STATEMENT_CREATING".equals(rejected.code())) {
+                    return new TradeBill.NotReady(rejected.code());
+                }
+                if ("NO_STATEMENT_EXIST".equals(rejected.code())) {
+                    return new TradeBill.Empty(rejected.code());
+                }
+            }
+            throw e;
+        }
+        String hashType = answer.path("hash_type").asText("");
+        String hash = answer.path("hash_value").asText("");
+        String downloadUrl = answer.path("download_url").asText("");
+        if (!"SHA1".equalsIgnoreCase(hashType) || hash.isEmpty() || downloadUrl.isEmpty()) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("bill answer without SHA1 hash_value and download_url"));
+        }
+        URI download = URI.create(downloadUrl);
+        // Signed like any request: the URL's path and query (relative to the configured base, which may carry a path).
+        String signedUrl = downloadUrl.startsWith(baseUrl + "/") ? downloadUrl.substring(baseUrl.length())
+                : download.getRawPath() + (download.getRawQuery() == null ? "" : "?" + download.getRawQuery());
+        String authorization = WxPayAuthorization.header(keys.mchid(), keys.serial(), keys.privateKey(), "GET", signedUrl,
+                clock.instant().getEpochSecond(), UUID.randomUUID().toString().replace("-", ""), "");
+        InputStream body = downloads.get(PROVIDER, downloadUrl, Map.of("Authorization", authorization, "Accept", "*/*",
+                "Wechatpay-Serial", keys.serial()));
+        return new TradeBill.File(body, hash);
     }
 
     @Override
@@ -168,6 +218,11 @@ final class WxPayClient implements ProviderClient {
     }
 
     private Uni<ProviderHttp.Response> call(String merchantId, Keys keys, HttpMethod method, String url, String body) {
+        return call(merchantId, keys, method, url, body, timeout);
+    }
+
+    private Uni<ProviderHttp.Response> call(String merchantId, Keys keys, HttpMethod method, String url, String body,
+                                            Duration timeout) {
         long timestamp = clock.instant().getEpochSecond();
         String nonce = UUID.randomUUID().toString().replace("-", "");
         String authorization = WxPayAuthorization.header(keys.mchid(), keys.serial(), keys.privateKey(), method.name(),

@@ -38,7 +38,7 @@ class ApiDocumentTest {
         JsonNode paths = root.path("paths");
 
         List<String> operations = new ArrayList<>();
-        for (Class<?> resource : List.of(OrderResource.class, AdminResource.class)) {
+        for (Class<?> resource : List.of(OrderResource.class, AdminResource.class, StatementResource.class)) {
             String base = resource.getAnnotation(Path.class).value();
             for (Method method : resource.getDeclaredMethods()) {
                 String verb = method.isAnnotationPresent(GET.class) ? "get" : method.isAnnotationPresent(POST.class) ? "post" : null;
@@ -59,7 +59,8 @@ class ApiDocumentTest {
             }
         }
         assertThat(operations).contains("GET /admin/audit", "POST /admin/requeue", "POST /internal/orders",
-                "GET /internal/orders/{outTradeNo}");
+                "GET /internal/orders/{outTradeNo}", "GET /admin/statements/runs", "POST /admin/statements/runs",
+                "GET /admin/statements/discrepancies", "POST /admin/statements/discrepancies/{id}/resolve");
 
         Iterator<String> documented = paths.fieldNames();
         while (documented.hasNext()) {

@@ -199,6 +199,43 @@ class ConsoleBrowserTest {
         wait.until(ExpectedConditions.urlContains("/admin/console/login"));
     }
 
+    @Test
+    void anOperatorResolvesAStatementDiscrepancyWithANote() throws IOException {
+        String date = "2003-0" + (1 + (int) (Math.random() * 9)) + "-1" + (int) (Math.random() * 9);
+        String merchant = Ids.unique("M");
+        db.update("""
+                INSERT INTO statement_runs (merchant_id, channel, bill_date, state, status, retry_count, next_retry_at,
+                                            created_at, updated_at)
+                VALUES (?, 'alipay', ?, 'DIFFERENCES', 1, 0, NOW(3), NOW(3), NOW(3))""", merchant, date);
+        long run = db.first("SELECT id FROM statement_runs WHERE merchant_id = ?", merchant).getLong("id");
+        String trade = Ids.unique("2026");
+        db.update("""
+                INSERT INTO statement_discrepancies (run_id, merchant_id, channel, bill_date, kind, item, ident, out_trade_no,
+                    trade_no, bill_amount, bill_currency, bill_state, state, opened_at, created_at, updated_at)
+                VALUES (?, ?, 'alipay', ?, 'NOT_REGISTERED', 'PAYMENT', ?, 'SHOP-TEST-1', ?, 0.01, 'CNY', 'SUCCEEDED', 'OPEN',
+                        NOW(3), NOW(3), NOW(3))""", run, merchant, date, trade, trade);
+        long id = db.first("SELECT id FROM statement_discrepancies WHERE ident = ?", trade).getLong("id");
+
+        signIn(Api.ALICE_TOKEN);
+        browser.findElement(By.linkText("Statements")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("statement-discrepancies")));
+        assertThat(browser.findElement(By.id("d-" + id)).findElement(By.xpath("..")).getText())
+                .contains("not_registered").contains(trade).contains("0.01 CNY SUCCEEDED");
+        browser.findElement(By.id("note-" + id)).sendKeys("the shop owner's test payment, refunded in the portal");
+        screenshot("9-statement-discrepancy");
+        browser.findElement(By.id("resolve-" + id)).click();
+        wait.until(ExpectedConditions.alertIsPresent()).accept();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("d-" + id), "resolved"));
+        screenshot("10-statement-resolved");
+
+        var resolved = db.first("SELECT state, note, resolved_by FROM statement_discrepancies WHERE id = ?", id);
+        assertThat(resolved.getString("state")).isEqualTo("RESOLVED");
+        assertThat(resolved.getString("note")).isEqualTo("the shop owner's test payment, refunded in the portal");
+        assertThat(resolved.getString("resolved_by")).isEqualTo("alice");
+        assertThat(db.count("SELECT COUNT(*) FROM audit_log WHERE actor = 'alice' AND action = 'statement_resolve'"
+                + " AND target LIKE ?", "statement_discrepancies#" + id + ":%")).isEqualTo(1);
+    }
+
     private void signIn(String token) {
         browser.get(console.toString());
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("token"))).sendKeys(token);

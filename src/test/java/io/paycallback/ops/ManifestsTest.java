@@ -103,7 +103,13 @@ class ManifestsTest {
             "paycallback_dead_letters",
             "paycallback_quarantine_rows",
             "paycallback_reconcile_queries_total",
-            "paycallback_reconcile_found_paid_total");
+            "paycallback_reconcile_found_paid_total",
+            // StatementApiTest reads these from the running service's /q/metrics.
+            "paycallback_statement_runs_total",
+            "paycallback_statement_lines_total",
+            "paycallback_statement_discrepancies_open",
+            "paycallback_statement_discrepancy_oldest_open_seconds",
+            "paycallback_statement_last_success_timestamp_seconds");
     /** Prometheus's own per-target series, for the target-down alert. */
     private static final String SCRAPE_HEALTH = "up";
     private static final Map<String, Set<String>> LABEL_VALUES = Map.of(

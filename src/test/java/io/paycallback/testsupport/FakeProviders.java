@@ -38,6 +38,10 @@ import java.util.stream.Collectors;
  * <p>Per provider, a mode decides the next answers: {@code ok}; {@code bad-signature} (signed with a stranger's key);
  * {@code lose-answer} (the refund is made, but the answer comes after the client's timeout, once); {@code reject}
  * (a refund is refused with the provider's error code); {@code refund-pending} (a refund is accepted, not final); {@code down} (every request answers 503).
+ *
+ * <p>Trade bills are stored per provider and date over {@code /control/bill} (the test writes the file in the
+ * provider's exact format) and served as the provider does: WeChat Pay's apply answer (signed, with the SHA-1 and a
+ * download URL whose GET must be signed too), Alipay's download URL and ZIP, Stripe's balance transactions paged.
  */
 final class FakeProviders {
 
@@ -60,7 +64,20 @@ final class FakeProviders {
     private final Map<String, String> modes = new ConcurrentHashMap<>();
     private final Map<String, String> refundAnswers = new ConcurrentHashMap<>();
     private final List<String> requests = new CopyOnWriteArrayList<>();
+    /** Trade bills by provider and date ({@code wxpay/2026-12-02}): the file as the provider serves it, or a state. */
+    private final Map<String, Bill> bills = new ConcurrentHashMap<>();
+    /** Stripe's balance transaction pages by date, each as the API answers it (has_more included). */
+    private final Map<String, List<byte[]>> stripePages = new ConcurrentHashMap<>();
     private HttpServer server;
+    private String base;
+
+    /**
+     * @param status {@code ok}, {@code creating} (WeChat Pay STATEMENT_CREATING) or {@code none} (nothing booked)
+     * @param body   WeChat Pay: the gzip; Alipay: the ZIP (Stripe's pages are kept apart, one by one)
+     * @param sha1   WeChat Pay: the hash_value the apply answer states
+     */
+    private record Bill(String status, byte[] body, String sha1) {
+    }
 
     FakeProviders(ProviderKeys keys, PublicKey wxMerchantPublic, String wxMerchantSerial, PublicKey alipayAppPublic,
                   String stripeApiKey, long answerDelayMillis) {
@@ -83,8 +100,13 @@ final class FakeProviders {
         server.createContext("/alipay/", exchange -> handle(exchange, this::alipay));
         server.createContext("/stripe/", exchange -> handle(exchange, this::stripe));
         server.createContext("/control/", exchange -> handle(exchange, this::control));
+        server.createContext("/control/bill", this::storeBill);
+        server.createContext("/control/generated-bill", exchange -> handle(exchange, this::generatedBill));
+        server.createContext("/wx/v3/billdownload/", this::wxBillFile);
+        server.createContext("/alipay/download", this::alipayBillFile);
         server.start();
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        base = "http://127.0.0.1:" + server.getAddress().getPort();
+        return base;
     }
 
     void stop() {
@@ -163,6 +185,26 @@ final class FakeProviders {
                 payments.put("wxpay/" + outTradeNo, new Payment("CLOSED", payment.amountMinor(), payment.currency(), payment.tradeNo()));
             }
             return wxSigned(204, "");
+        }
+        if (uri.startsWith("/v3/bill/tradebill?")) {
+            Map<String, String> query = form(exchange.getRequestURI().getRawQuery());
+            String date = query.get("bill_date");
+            record("wxpay", "bill", date, verified);
+            if (!verified) {
+                return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
+            }
+            if (!"ALL".equals(query.get("bill_type")) || !"GZIP".equals(query.get("tar_type"))) {
+                return Answer.json(400, "{\"code\":\"PARAM_ERROR\",\"message\":\"bill_type or tar_type\"}");
+            }
+            Bill bill = bills.getOrDefault("wxpay/" + date, new Bill("none", null, null));
+            return switch (bill.status()) {
+                case "generated" -> wxSigned(200, "{\"hash_type\":\"SHA1\",\"hash_value\":\"" + bill.sha1()
+                        + "\",\"download_url\":\"" + base + "/wx/v3/billdownload/file?token=" + date + "&tartype=gzip\"}");
+                case "creating" -> Answer.json(400, "{\"code\":\"STATEMENT_CREATING\",\"message\":\"账单生成中\"}");
+                case "none" -> Answer.json(400, "{\"code\":\"NO_STATEMENT_EXIST\",\"message\":\"请求的账单文件不存在\"}");
+                default -> wxSigned(200, "{\"hash_type\":\"SHA1\",\"hash_value\":\"" + bill.sha1()
+                        + "\",\"download_url\":\"" + base + "/wx/v3/billdownload/file?token=" + date + "&tartype=gzip\"}");
+            };
         }
         if (uri.startsWith("/v3/pay/transactions/out-trade-no/")) {
             String outTradeNo = URLDecoder.decode(uri.substring(34, uri.indexOf('?')), StandardCharsets.UTF_8);
@@ -297,6 +339,19 @@ final class FakeProviders {
                     "buyer_user_type":"PRIVATE"}""".formatted(payment.tradeNo(), outTradeNo, payment.state(), amount,
                     amount, amount, amount, amount));
         }
+        if (method.equals("alipay.data.dataservice.bill.downloadurl.query")) {
+            String date = biz.path("bill_date").asText();
+            record("alipay", "bill", date, verified);
+            if (!verified) {
+                return alipaySigned(method, "{\"code\":\"40002\",\"msg\":\"Invalid Arguments\",\"sub_code\":\"isv.invalid-signature\"}");
+            }
+            Bill bill = bills.get("alipay/" + date);
+            if (bill == null || !"trade".equals(biz.path("bill_type").asText()) || bill.status().equals("none")) {
+                return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"isp.bill_not_exist\",\"sub_msg\":\"账单不存在\"}");
+            }
+            return alipaySigned(method, "{\"code\":\"10000\",\"msg\":\"Success\",\"bill_download_url\":\""
+                    + base + "/alipay/download?date=" + date + "\"}");
+        }
         if (method.equals("alipay.trade.refund")) {
             String outRequestNo = biz.path("out_request_no").asText();
             record("alipay", "refund", outRequestNo, verified);
@@ -386,6 +441,9 @@ final class FakeProviders {
                             payment.state(), outTradeNo);
             return Answer.json(200, "{\"object\":\"search_result\",\"url\":\"/v1/payment_intents/search\",\"has_more\":false,\"data\":[" + data + "]}");
         }
+        if (path.equals("/v1/balance_transactions")) {
+            return stripeBalanceTransactions(form(exchange.getRequestURI().getRawQuery()), verified);
+        }
         if (path.startsWith("/v1/refunds/") && exchange.getRequestMethod().equals("GET")) {
             String refundId = path.substring("/v1/refunds/".length());
             record("stripe", "refund-query", refundId, verified);
@@ -419,6 +477,117 @@ final class FakeProviders {
             return new Answer(200, Map.of("Content-Type", "application/json", "Idempotent-Replayed", "false"), answer);
         }
         return stripeError(404, "invalid_request_error", "resource_missing");
+    }
+
+    /** The stored pages of the day: the first, or the one after the page whose last transaction is starting_after. */
+    private Answer stripeBalanceTransactions(Map<String, String> query, boolean verified) throws IOException {
+        long from = Long.parseLong(query.get("created[gte]"));
+        String date = java.time.Instant.ofEpochSecond(from).atZone(java.time.ZoneOffset.UTC).toLocalDate().toString();
+        record("stripe", "bill", date + (query.containsKey("starting_after") ? "+" : ""), verified);
+        if (!verified) {
+            return stripeError(401, "invalid_request_error", "api_key_invalid");
+        }
+        if (!"data.source".equals(query.get("expand[]")) || !"100".equals(query.get("limit"))
+                || Long.parseLong(query.get("created[lt]")) - from != 86_400) {
+            return stripeError(400, "invalid_request_error", "parameter_invalid");
+        }
+        List<byte[]> pages = stripePages.getOrDefault(date, List.of());
+        int page = 0;
+        if (query.containsKey("starting_after")) {
+            while (page < pages.size()) {
+                JsonNode data = JSON.readTree(pages.get(page++)).path("data");
+                if (data.size() > 0 && data.get(data.size() - 1).path("id").asText().equals(query.get("starting_after"))) {
+                    break;
+                }
+            }
+        }
+        return page < pages.size() ? Answer.json(200, new String(pages.get(page), StandardCharsets.UTF_8))
+                : Answer.json(200, "{\"object\":\"list\",\"url\":\"/v1/balance_transactions\",\"has_more\":false,\"data\":[]}");
+    }
+
+    // ---- bill files: binary bodies, outside the text handler ----
+
+    private void storeBill(HttpExchange exchange) throws IOException {
+        Map<String, String> params = form(exchange.getRequestURI().getRawQuery());
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = in.readAllBytes();
+        }
+        if (params.containsKey("page")) {
+            List<byte[]> pages = stripePages.computeIfAbsent(params.get("date"), date -> new CopyOnWriteArrayList<>());
+            pages.add(Integer.parseInt(params.get("page")), body);
+        } else {
+            bills.put(params.get("provider") + "/" + params.get("date"),
+                    new Bill(params.getOrDefault("status", "ok"), body, params.get("sha1")));
+        }
+        exchange.sendResponseHeaders(200, -1);
+        exchange.close();
+    }
+
+    private void wxBillFile(HttpExchange exchange) throws IOException {
+        String uri = exchange.getRequestURI().getRawPath().substring("/wx".length()) + "?" + exchange.getRequestURI().getRawQuery();
+        boolean verified = wxRequestVerifies(exchange.getRequestHeaders().getFirst("Authorization"), "GET", uri, "");
+        String date = form(exchange.getRequestURI().getRawQuery()).get("token");
+        record("wxpay", "bill-download", date, verified);
+        Bill bill = bills.get("wxpay/" + date);
+        if (!verified || bill == null) {
+            byte[] error = "{\"code\":\"SIGN_ERROR\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(verified ? 404 : 401, error.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(error);
+            }
+            exchange.close();
+            return;
+        }
+        if (bill.status().equals("generated")) {
+            exchange.getResponseHeaders().add("Content-Type", "application/octet-stream");
+            exchange.sendResponseHeaders(200, 0);
+            try (OutputStream out = exchange.getResponseBody()) {
+                io.paycallback.statement.bill.BillFiles.wxPayGzip(generated(bill), io.paycallback.statement.bill.BillFiles.WxOptions.standard(), out);
+            }
+            exchange.close();
+            return;
+        }
+        binary(exchange, "application/octet-stream", bill.body());
+    }
+
+    /**
+     * A WeChat Pay bill of {@code lines} payments written as it is served, never held: line i pays order
+     * {@code <prefix><i>} (transaction {@code 4200<prefix><i>}) 1.00 CNY. Its SHA-1 is computed by writing it once.
+     */
+    private Answer generatedBill(HttpExchange exchange, String body) throws IOException {
+        Map<String, String> params = form(exchange.getRequestURI().getRawQuery());
+        String spec = params.get("prefix") + "/" + params.get("lines");
+        String sha1 = io.paycallback.statement.bill.BillFiles.wxPay(generated(new Bill("generated", spec.getBytes(StandardCharsets.UTF_8), null)),
+                io.paycallback.statement.bill.BillFiles.WxOptions.standard(), OutputStream.nullOutputStream()).sha1Hex();
+        bills.put("wxpay/" + params.get("date"), new Bill("generated", spec.getBytes(StandardCharsets.UTF_8), sha1));
+        return new Answer(200, Map.of("Content-Type", "text/plain"), sha1);
+    }
+
+    private static java.util.Iterator<io.paycallback.statement.bill.BillLine> generated(Bill bill) {
+        String[] spec = new String(bill.body(), StandardCharsets.UTF_8).split("/");
+        String prefix = spec[0];
+        long lines = Long.parseLong(spec[1]);
+        BigDecimal amount = new BigDecimal("1.00");
+        return java.util.stream.LongStream.rangeClosed(1, lines).mapToObj(i -> new io.paycallback.statement.bill.BillLine(
+                io.paycallback.statement.bill.BillLine.Kind.PAYMENT, prefix + i, "4200" + prefix + i, null, null, amount,
+                "CNY", io.paycallback.statement.bill.BillLine.State.SUCCEEDED, i)).iterator();
+    }
+
+    private void alipayBillFile(HttpExchange exchange) throws IOException {
+        String date = form(exchange.getRequestURI().getRawQuery()).get("date");
+        record("alipay", "bill-download", date, true);
+        binary(exchange, "application/oct-stream", bills.get("alipay/" + date).body());
+    }
+
+    private static void binary(HttpExchange exchange, String type, byte[] body) throws IOException {
+        exchange.getResponseHeaders().add("Content-Type", type);
+        // Chunked, as a big file is served: the client must stream it, it cannot know the length up front.
+        exchange.sendResponseHeaders(200, 0);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+        exchange.close();
     }
 
     private static Answer stripeError(int status, String type, String code) {

@@ -2,6 +2,7 @@ package io.paycallback.testsupport;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
 
@@ -31,6 +32,41 @@ public final class Providers {
     public void refundAnswer(String provider, String key, String answer) {
         given().queryParam("provider", provider).queryParam("key", key).body(answer)
                 .post(base + "/control/refund-answer").then().statusCode(200);
+    }
+
+    /**
+     * The trade bill the provider serves for the date from now on.
+     *
+     * @param status {@code ok}, {@code creating} (WeChat Pay only) or {@code none}
+     * @param file   the file in the provider's format (WeChat Pay gzip, Alipay ZIP); empty for a bill that is not
+     *               {@code ok}
+     * @param sha1   WeChat Pay: the hash_value its answer states (a wrong one makes the download look tampered)
+     */
+    public void bill(String provider, LocalDate date, String status, byte[] file, String sha1) {
+        var request = given().queryParam("provider", provider).queryParam("date", date.toString())
+                .queryParam("status", status).contentType("application/octet-stream").body(file);
+        if (sha1 != null) {
+            request.queryParam("sha1", sha1);
+        }
+        request.post(base + "/control/bill").then().statusCode(200);
+    }
+
+    /**
+     * A WeChat Pay bill of {@code lines} payments that the fake writes while serving it (never held whole): line i
+     * pays order {@code <prefix><i>}, transaction {@code 4200<prefix><i>}, 1.00 CNY.
+     */
+    public void generatedWxBill(LocalDate date, String prefix, long lines) {
+        given().queryParam("date", date.toString()).queryParam("prefix", prefix).queryParam("lines", lines)
+                .post(base + "/control/generated-bill").then().statusCode(200);
+    }
+
+    /** Stripe's balance transactions of the day, page by page as the API answers them (the first page first). */
+    public void stripeBill(LocalDate date, List<byte[]> pages) {
+        for (int page = 0; page < pages.size(); page++) {
+            given().queryParam("provider", "stripe").queryParam("date", date.toString()).queryParam("page", page)
+                    .contentType("application/octet-stream").body(pages.get(page)).post(base + "/control/bill")
+                    .then().statusCode(200);
+        }
     }
 
     public void reset() {
