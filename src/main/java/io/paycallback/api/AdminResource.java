@@ -239,6 +239,17 @@ public class AdminResource {
         return requeue(LeasedTable.OUTBOX, id, caller);
     }
 
+    /** A close given up on: the order is still CLOSING, and its next try closes it at the providers or finds it paid. */
+    @POST
+    @Path("close-requests/{id}/requeue")
+    @APIResponse(responseCode = "202", description = "the dead close request is pending again with fresh tries",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
+    @APIResponse(responseCode = "409", description = "not a dead letter",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<Response> requeueClose(@PathParam("id") long id, @Context SecurityContext caller) {
+        return requeue(LeasedTable.CLOSE_REQUESTS, id, caller);
+    }
+
     @POST
     @Path("requeue")
     @Consumes(MediaType.WILDCARD)

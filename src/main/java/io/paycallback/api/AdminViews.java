@@ -94,6 +94,7 @@ public final class AdminViews {
             case OUTBOX -> "outbox";
             case ORDER_QUERIES -> "order-query";
             case REFUND_SUBMISSIONS -> "refund-submission";
+            case CLOSE_REQUESTS -> "close-request";
             case STATEMENT_RUNS -> "statement-run";
         };
     }

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.paycallback.api.auth.Roles;
+import io.paycallback.closing.OrderClosing;
 import io.paycallback.ledger.MySqlErrors;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.annotation.security.RolesAllowed;
@@ -20,8 +22,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -43,11 +47,13 @@ public class OrderResource {
 
     private final Pool pool;
     private final Orders orders;
+    private final OrderClosing closing;
     private final ObjectReader reader;
 
-    public OrderResource(Pool pool, Orders orders, ObjectMapper json) {
+    public OrderResource(Pool pool, Orders orders, OrderClosing closing, ObjectMapper json) {
         this.pool = pool;
         this.orders = orders;
+        this.closing = closing;
         this.reader = json.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     }
 
@@ -77,21 +83,38 @@ public class OrderResource {
                 .recoverWithItem(() -> ErrorBody.response(Response.Status.CONFLICT, "order " + request.outTradeNo() + " already exists"));
     }
 
+    /**
+     * Closes the order at its providers first, so the buyer's payment page stops taking money; blocking, because the
+     * first try at the providers is made while the caller waits.
+     */
     @POST
     @Path("{outTradeNo}/close")
-    @APIResponse(responseCode = "200", description = "PENDING → CLOSED",
+    @Blocking
+    @APIResponse(responseCode = "200", description = "CLOSED: closed at the providers, or here only for a merchant without their API keys (closedAt tells)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderViews.Closed.class)))
+    @APIResponse(responseCode = "202", description = "CLOSING: a provider was not reached; retried, GET shows the state",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderViews.Closed.class)))
     @APIResponse(responseCode = "404", description = "no such order",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "409", description = "the order is not PENDING",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<Response> close(@PathParam("outTradeNo") String outTradeNo,
-                               @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId) {
-        return orders.close(pool, merchantId, outTradeNo).flatMap(closed -> closed
-                ? Uni.createFrom().item(Response.ok(new OrderViews.Closed(outTradeNo, OrderStatus.CLOSED)).build())
-                : orders.find(pool, merchantId, outTradeNo).map(order -> order
-                .map(found -> ErrorBody.response(Response.Status.CONFLICT, "order is " + found.status() + ", only PENDING can close"))
-                .orElseGet(() -> ErrorBody.response(Response.Status.NOT_FOUND, "no order " + outTradeNo))));
+    @APIResponse(responseCode = "409", description = "the order is not PENDING, or a provider said it was paid (then it is PAID now)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderViews.NotClosed.class)))
+    public Response close(@PathParam("outTradeNo") String outTradeNo,
+                          @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId,
+                          @Context SecurityContext caller) {
+        String requestedBy = caller.getUserPrincipal() == null ? "unknown" : caller.getUserPrincipal().getName();
+        OrderClosing.Closed closed = closing.close(merchantId, outTradeNo, requestedBy);
+        return switch (closed.result()) {
+            case CLOSED -> Response.ok(new OrderViews.Closed(outTradeNo, OrderStatus.CLOSED, OrderViews.CLOSED_AT_PROVIDERS)).build();
+            case CLOSED_HERE_ONLY -> Response.ok(new OrderViews.Closed(outTradeNo, OrderStatus.CLOSED, OrderViews.CLOSED_HERE_ONLY)).build();
+            case CLOSING -> Response.accepted(new OrderViews.Closed(outTradeNo, OrderStatus.CLOSING, null)).build();
+            case NOT_FOUND -> ErrorBody.response(Response.Status.NOT_FOUND, "no order " + outTradeNo);
+            case NOT_PENDING -> {
+                OrderStatus status = closed.order().orElseThrow().status();
+                yield Response.status(Response.Status.CONFLICT).type(MediaType.APPLICATION_JSON_TYPE)
+                        .entity(new OrderViews.NotClosed("order is " + status + ", only PENDING can close", outTradeNo, status))
+                        .build();
+            }
+        };
     }
 
     @GET

@@ -11,6 +11,7 @@ import io.paycallback.ledger.Pickup;
 import io.paycallback.ledger.Quarantine;
 import io.paycallback.ledger.Reservation;
 import io.paycallback.retry.Worker;
+import io.paycallback.submission.PendingRefunds;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -31,11 +32,13 @@ public class CallbackService {
     private final CallbackLedger ledger;
     private final Quarantine quarantine;
     private final Worker worker;
+    private final PendingRefunds pendingRefunds;
     private final long maxBodyBytes;
     private final Duration storeTimeout;
 
     public CallbackService(CallbackGate gate, CallbackLedger ledger, Quarantine quarantine, Worker worker,
-                           PayCallbackConfig config) {
+                           PendingRefunds pendingRefunds, PayCallbackConfig config) {
+        this.pendingRefunds = pendingRefunds;
         this.gate = gate;
         this.ledger = ledger;
         this.quarantine = quarantine;
@@ -72,6 +75,12 @@ public class CallbackService {
         Notice notice = ((Verdict.Accepted) verdict).notice();
         if (notice instanceof Notice.Ignored) {
             return Uni.createFrom().item(CallbackResult.IGNORED);
+        }
+        if (notice instanceof Notice.RefundPending pending) {
+            return pendingRefunds.enrol(pending)
+                    .ifNoItem().after(storeTimeout).fail()
+                    .map(enrolled -> enrolled ? CallbackResult.NEW : CallbackResult.DUPLICATE)
+                    .onFailure().recoverWithItem(failure -> storeFailed(channel, request, failure));
         }
         Pickup pickup = worker.hasRoom() ? Pickup.CALLER : Pickup.SCANNER;
         Uni<Reservation> reservation = notice instanceof Notice.Payment payment

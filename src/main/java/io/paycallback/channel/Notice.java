@@ -33,6 +33,18 @@ public sealed interface Notice {
         }
     }
 
+    /**
+     * A refund the provider accepted and is still working on (Stripe {@code pending}, WeChat Pay {@code PROCESSING}).
+     * Never stored as a refund result, which would take its final notice's key; it enrols the refund for the same
+     * status queries as a refund we submitted, so one that never gets a final notice is still settled, or alerted.
+     *
+     * @param refundNo the same key its final notice will carry
+     * @param amount   this refund's own amount
+     */
+    record RefundPending(String merchantId, ChannelId channel, String refundNo, String channelRefundId,
+                         String channelTradeNo, String outTradeNo, BigDecimal amount, String currency) implements Notice {
+    }
+
     /** Signed and understood, but not something we act on (an unpaid state, an event type we do not use). */
     record Ignored(String reason) implements Notice {
     }

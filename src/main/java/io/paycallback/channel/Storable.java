@@ -30,6 +30,9 @@ public final class Storable {
         } else if (notice instanceof Notice.Refund refund) {
             numbers(refund.refundNo(), refund.channelRefundId(), refund.channelTradeNo(), refund.outTradeNo());
             amounts(refund.amount(), refund.refundedTotal());
+        } else if (notice instanceof Notice.RefundPending pending) {
+            numbers(pending.refundNo(), pending.channelRefundId(), pending.channelTradeNo(), pending.outTradeNo());
+            amounts(pending.amount());
         }
         return notice;
     }

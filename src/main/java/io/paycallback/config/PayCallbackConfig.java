@@ -39,6 +39,8 @@ public interface PayCallbackConfig {
 
     Reconcile reconcile();
 
+    Orders orders();
+
     Statements statements();
 
     Database database();
@@ -290,6 +292,19 @@ public interface PayCallbackConfig {
         /** PENDING orders enrolled for queries per sweep. */
         @WithDefault("500")
         int enrolBatch();
+    }
+
+    /** Orders the service closes by itself. */
+    interface Orders {
+        /**
+         * PENDING orders registered longer ago than this are closed at their providers like a close request of the
+         * order service (the seed's 关单任务); absent (the default): never.
+         */
+        Optional<Duration> expireAfter();
+
+        /** Expired orders closed per scan, on each instance. */
+        @WithDefault("100")
+        int expireBatch();
     }
 
     /** The daily statement reconciliation: each provider's bill compared with the ledger (statement package). */

@@ -1,8 +1,10 @@
 package io.paycallback.console;
 
 import io.paycallback.channel.ChannelId;
+import io.paycallback.closing.CloseRequests;
 import io.paycallback.ledger.CallbackLog;
 import io.paycallback.ledger.CallbackRows;
+import io.paycallback.ledger.RowStatus;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
@@ -11,6 +13,7 @@ import io.paycallback.outbox.DeliveryAttempts;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.OutboxEvent;
 import io.paycallback.outbox.RecordedAttempt;
+import io.paycallback.providercall.ProviderCalls;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -59,9 +62,13 @@ public class OrderTimeline {
     private final CallbackRows callbacks;
     private final Outbox outbox;
     private final DeliveryAttempts attempts;
+    private final CloseRequests closeRequests;
+    private final ProviderCalls providerCalls;
 
     public OrderTimeline(Pool pool, Orders orders, Refunds refunds, CallbackRows callbacks, Outbox outbox,
-                         DeliveryAttempts attempts) {
+                         DeliveryAttempts attempts, CloseRequests closeRequests, ProviderCalls providerCalls) {
+        this.closeRequests = closeRequests;
+        this.providerCalls = providerCalls;
         this.pool = pool;
         this.orders = orders;
         this.refunds = refunds;
@@ -103,13 +110,15 @@ public class OrderTimeline {
                 .flatMap(live -> outbox.listArchivedForOrder(pool, merchantId, outTradeNo)
                         .flatMap(this::withArchivedAttempts)
                         .map(archived -> byId(live, archived, ConsoleViews.EventLine::id)));
-        return Uni.combine().all().unis(order, dates, payments, refundCallbacks, refundRows, events)
-                .with((found, when, paid, refunded, refundList, eventLines) -> {
+        Uni<Optional<CloseRequests.Listed>> close = closeRequests.forOrder(pool, merchantId, outTradeNo);
+        Uni<List<ProviderCalls.Listed>> calls = providerCalls.forOrder(pool, merchantId, outTradeNo);
+        return Uni.combine().all().unis(order, dates, payments, refundCallbacks, refundRows, events, close, calls)
+                .with((found, when, paid, refunded, refundList, eventLines, closing, asked) -> {
                     List<ConsoleViews.CallbackLine> lines = new ArrayList<>(paid);
                     lines.addAll(refunded);
                     return new ConsoleViews.Timeline(merchantId, outTradeNo,
                             found.map(ConsoleViews.OrderLine::of).orElse(null),
-                            changes(found, when, refundList), lines,
+                            changes(found, when, refundList, closing, asked), lines,
                             refundList.stream().map(ConsoleViews.RefundLine::of).toList(), eventLines);
                 });
     }
@@ -152,7 +161,9 @@ public class OrderTimeline {
 
     /** The order's state changes as its columns and its refunds record them, oldest first. */
     private static List<ConsoleViews.Change> changes(Optional<Order> order, Optional<Orders.Dates> dates,
-                                                     List<Refunds.Listed> refundList) {
+                                                     List<Refunds.Listed> refundList,
+                                                     Optional<CloseRequests.Listed> close,
+                                                     List<ProviderCalls.Listed> calls) {
         record At(LocalDateTime at, String what) {
         }
         List<At> changes = new ArrayList<>();
@@ -171,6 +182,20 @@ public class OrderTimeline {
             if (refund.status().settled()) {
                 changes.add(new At(refund.updatedAt(), "refund " + refund.refundNo() + " " + refund.status().name()));
             }
+        }
+        close.ifPresent(request -> {
+            changes.add(new At(request.createdAt(), "CLOSING: close asked by " + request.requestedBy()
+                    + ", at the providers first"));
+            if (request.status() == RowStatus.DONE.code()) {
+                changes.add(new At(request.updatedAt(), "close request ended: " + request.outcome()));
+            } else if (request.status() == RowStatus.DEAD.code()) {
+                changes.add(new At(request.updatedAt(), "close request given up after " + request.tries()
+                        + " tries, the order stays CLOSING for an operator: " + request.lastError()));
+            }
+        });
+        for (ProviderCalls.Listed call : calls) {
+            changes.add(new At(call.at(), call.channel() + " " + call.operation()
+                    + (call.subject() == null ? "" : " " + call.subject()) + ": " + call.answer()));
         }
         order.filter(found -> found.status() == OrderStatus.REFUNDED).ifPresent(found ->
                 dates.ifPresent(when -> changes.add(new At(when.updatedAt(), "REFUNDED in full"))));

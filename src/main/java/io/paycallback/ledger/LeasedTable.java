@@ -10,6 +10,7 @@ public enum LeasedTable {
     OUTBOX("outbox"),
     ORDER_QUERIES("order_queries"),
     REFUND_SUBMISSIONS("refund_submissions"),
+    CLOSE_REQUESTS("close_requests"),
     STATEMENT_RUNS("statement_runs");
 
     private final String table;

@@ -44,6 +44,10 @@ public class Housekeeping {
     private static final String PURGE = """
             DELETE FROM %s WHERE status = 1 AND next_retry_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)
             ORDER BY next_retry_at LIMIT ?""";
+    // The provider calls are an order's story for operators; past the retention they go with the rows they explain.
+    private static final String PURGE_CALLS = """
+            DELETE FROM provider_calls WHERE created_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)
+            ORDER BY created_at LIMIT ?""";
     static final String ATTEMPTS = "delivery_attempts";
     private static final String SELECT_ATTEMPTS = "SELECT * FROM " + ATTEMPTS + " WHERE outbox_id IN (%s)";
     private static final String DELETE_ATTEMPT = "DELETE FROM " + ATTEMPTS + " WHERE id = ?";
@@ -86,12 +90,14 @@ public class Housekeeping {
         }
         archived += archive(LeasedTable.OUTBOX, RowStatus.DONE);
         long purged = 0;
-        for (LeasedTable work : List.of(LeasedTable.ORDER_QUERIES, LeasedTable.REFUND_SUBMISSIONS)) {
+        for (LeasedTable work : List.of(LeasedTable.ORDER_QUERIES, LeasedTable.REFUND_SUBMISSIONS,
+                LeasedTable.CLOSE_REQUESTS)) {
             purged += inBatches(PURGE.formatted(work.table()), retention);
         }
+        purged += inBatches(PURGE_CALLS, retention);
         if (blanked + archived + purged > 0) {
-            LOG.infof("Housekeeping blanked %d raw bodies, archived %d rows and purged %d finished queries and"
-                    + " submissions", blanked, archived, purged);
+            LOG.infof("Housekeeping blanked %d raw bodies, archived %d rows and purged %d finished queries,"
+                    + " submissions, close requests and provider calls", blanked, archived, purged);
         }
         return new Result(blanked, archived, purged);
     }

@@ -71,6 +71,8 @@ public class QuarantineReplays {
             stored = ledger.reserve(payment, held.body(), Pickup.SCANNER).map(QuarantineReplays::stored);
         } else if (notice instanceof Notice.Refund refund) {
             stored = ledger.reserve(refund, held.body(), Pickup.SCANNER).map(QuarantineReplays::stored);
+        } else if (notice instanceof Notice.RefundPending) {
+            stored = Uni.createFrom().item(new Outcome.Ignored("refund still pending: its final notice settles it"));
         } else {
             stored = Uni.createFrom().item(new Outcome.Ignored(((Notice.Ignored) notice).reason()));
         }

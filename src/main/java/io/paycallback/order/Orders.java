@@ -8,10 +8,13 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /** The orders table. Every state change is a conditional UPDATE whose row count says whether it happened. */
 @ApplicationScoped
@@ -25,20 +28,31 @@ public class Orders {
             FROM orders WHERE merchant_id = ? AND out_trade_no = ?""";
     static final String FIND_CURRENT = FIND + " FOR UPDATE";
     static final String DATES = "SELECT created_at, paid_at, closed_at, updated_at FROM orders WHERE merchant_id = ? AND out_trade_no = ?";
+    // A CLOSING order is paid like a PENDING one: the buyer paid before the provider closed the trade.
     static final String MARK_PAID = """
             UPDATE orders SET status = 'PAID', channel = ?, channel_trade_no = ?, paid_at = NOW(3), updated_at = NOW(3)
-            WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING' AND amount = ? AND currency = ?""";
+            WHERE merchant_id = ? AND out_trade_no = ? AND status IN ('PENDING', 'CLOSING') AND amount = ? AND currency = ?""";
     // Driven from the callbacks (STRAIGHT_JOIN): joined the other way, MariaDB walks every PENDING order.
     static final String MARK_ALL_PAID = """
             UPDATE pay_callback_log p STRAIGHT_JOIN orders o ON o.merchant_id = p.merchant_id AND o.out_trade_no = p.out_trade_no
             SET o.status = 'PAID', o.channel = p.channel, o.channel_trade_no = p.channel_trade_no, o.paid_at = NOW(3),
                 o.updated_at = NOW(3)
-            WHERE p.id IN (%s) AND o.status = 'PENDING' AND o.amount = p.amount AND o.currency = p.currency""";
+            WHERE p.id IN (%s) AND o.status IN ('PENDING', 'CLOSING') AND o.amount = p.amount AND o.currency = p.currency""";
     static final String SAVEPOINT = "SAVEPOINT mark_all_paid";
     static final String ROLLBACK_TO_SAVEPOINT = "ROLLBACK TO SAVEPOINT mark_all_paid";
     static final String CLOSE = """
             UPDATE orders SET status = 'CLOSED', closed_at = NOW(3), updated_at = NOW(3)
             WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING'""";
+    static final String START_CLOSING = """
+            UPDATE orders SET status = 'CLOSING', updated_at = NOW(3)
+            WHERE merchant_id = ? AND out_trade_no = ? AND status = 'PENDING'""";
+    static final String FINISH_CLOSING = """
+            UPDATE orders SET status = 'CLOSED', closed_at = NOW(3), updated_at = NOW(3)
+            WHERE merchant_id = ? AND out_trade_no = ? AND status = 'CLOSING'""";
+    static final String EXPIRED = """
+            SELECT merchant_id, out_trade_no FROM orders
+            WHERE status = 'PENDING' AND created_at <= DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)
+            ORDER BY created_at LIMIT ?""";
     // The refunded amount only grows (notices arrive in any order); REFUNDED means refunded in full, nothing less.
     static final String RECORD_REFUNDED = """
             UPDATE orders SET status = CASE WHEN ? = amount THEN 'REFUNDED' ELSE status END,
@@ -99,6 +113,32 @@ public class Orders {
 
     public Uni<Boolean> close(SqlClient client, String merchantId, String outTradeNo) {
         return changed(client, CLOSE, Tuple.of(merchantId, outTradeNo));
+    }
+
+    /** PENDING to CLOSING: the providers are asked to close it first (inside the caller's transaction). */
+    public Uni<Boolean> startClosing(SqlClient client, String merchantId, String outTradeNo) {
+        return changed(client, START_CLOSING, Tuple.of(merchantId, outTradeNo));
+    }
+
+    /** CLOSING to CLOSED once every provider said the buyer can no longer pay. */
+    public Uni<Boolean> finishClosing(SqlClient client, String merchantId, String outTradeNo) {
+        return changed(client, FINISH_CLOSING, Tuple.of(merchantId, outTradeNo));
+    }
+
+    /** An order's two keys. */
+    public record Key(String merchantId, String outTradeNo) {
+    }
+
+    /** PENDING orders registered longer than {@code age} ago, oldest first. */
+    public Uni<List<Key>> pendingOlderThan(SqlClient client, Duration age, int limit) {
+        return client.preparedQuery(EXPIRED)
+                .execute(Tuple.of(TimeUnit.MICROSECONDS.convert(age), limit)).map(rows -> {
+                    List<Key> found = new ArrayList<>();
+                    for (Row row : rows) {
+                        found.add(new Key(row.getString("merchant_id"), row.getString("out_trade_no")));
+                    }
+                    return found;
+                });
     }
 
     /**

@@ -22,7 +22,8 @@ public enum StalePayment {
             case PAID -> samePayment ? DUPLICATE : PAID_TWICE;
             case CLOSED -> PAID_AFTER_CLOSE;
             case REFUNDED -> samePayment ? DUPLICATE : UNRESOLVED;
-            case PENDING -> UNRESOLVED;
+            // Both are moved to PAID by the conditional update itself; seen here, the order changed under us.
+            case PENDING, CLOSING -> UNRESOLVED;
         };
     }
 

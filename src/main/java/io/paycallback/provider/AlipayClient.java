@@ -16,6 +16,7 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -40,6 +41,9 @@ final class AlipayClient implements ProviderClient, StatementClient {
     private static final String QUERY = "alipay.trade.query";
     private static final String REFUND = "alipay.trade.refund";
     private static final String REFUND_QUERY = "alipay.trade.fastpay.refund.query";
+    private static final String CLOSE = "alipay.trade.close";
+    /** trade_status of a trade the buyer can no longer pay, and the query's answer for one never created. */
+    private static final Set<String> CLOSED_STATES = Set.of("TRADE_CLOSED", "TRADE_NOT_EXIST");
     private static final String BILL_URL = "alipay.data.dataservice.bill.downloadurl.query";
     private static final String SUCCESS = "10000";
     private static final String BUSINESS_FAILURE = "40004";
@@ -145,24 +149,61 @@ final class AlipayClient implements ProviderClient, StatementClient {
     }
 
     /**
+     * {@code ACQ.TRADE_NOT_EXIST}: the buyer never opened the payment, so nothing at Alipay can take money. {@code
+     * ACQ.TRADE_STATUS_ERROR} (only WAIT_BUYER_PAY closes): paid, finished or closed already, which the query tells.
+     */
+    @Override
+    public Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo) {
+        return call(merchantId, CLOSE, closeContent(outTradeNo)).flatMap(answer -> {
+            String subCode = answer.fields().get("sub_code");
+            if (BUSINESS_FAILURE.equals(answer.fields().get("code")) && "ACQ.TRADE_NOT_EXIST".equals(subCode)) {
+                return Uni.createFrom().item(new CloseAnswer.Closed(subCode));
+            }
+            if (BUSINESS_FAILURE.equals(answer.fields().get("code")) && "ACQ.TRADE_STATUS_ERROR".equals(subCode)) {
+                return queryPayment(merchantId, outTradeNo)
+                        .map(paid -> CloseDecision.decide(PROVIDER, paid, subCode, CLOSED_STATES));
+            }
+            succeeded(answer);
+            return Uni.createFrom().item(new CloseAnswer.Closed(SUCCESS));
+        });
+    }
+
+    static ObjectNode closeContent(String outTradeNo) {
+        return JSON.createObjectNode().put("out_trade_no", outTradeNo);
+    }
+
+    /**
      * {@code refund_status=REFUND_SUCCESS} is the only final answer: without it the refund is not done (yet), and
      * Alipay's notice or a later query tells.
      */
     @Override
     public Uni<Optional<Notice.Refund>> queryRefund(RefundOrder refund, String channelRefundId) {
-        ObjectNode biz = JSON.createObjectNode()
-                .put("trade_no", refund.channelTradeNo())
-                .put("out_request_no", refund.refundNo());
-        return call(refund.merchantId(), REFUND_QUERY, biz).map(answer -> {
+        return call(refund.merchantId(), REFUND_QUERY, refundQueryContent(refund)).map(answer -> {
             Map<String, String> fields = succeeded(answer);
             if (!"REFUND_SUCCESS".equals(fields.get("refund_status"))) {
                 return Optional.empty();
             }
             String amount = fields.get("refund_amount");
+            if (amount == null || !refund.refundNo().equals(fields.get("out_request_no"))) {
+                throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer(
+                        "refund query answer without refund_amount or for another out_request_no"));
+            }
+            BigDecimal own = Parsing.read(PROVIDER, () -> AlipayChannel.yuan(amount, "refund_amount"));
             return Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.ALIPAY, refund.refundNo(), null,
-                    refund.channelTradeNo(), refund.outTradeNo(), Notice.RefundResult.SUCCEEDED,
-                    amount == null ? refund.amount() : new BigDecimal(amount).setScale(2), null, refund.currency()));
+                    refund.channelTradeNo(), refund.outTradeNo(), Notice.RefundResult.SUCCEEDED, own, null, "CNY"));
         });
+    }
+
+    /**
+     * {@code gmt_refund_pay} is only returned when asked for; {@code refund_amount} is then this request's own amount
+     * (a partial refund's part), {@code total_amount} the whole trade's.
+     */
+    static ObjectNode refundQueryContent(RefundOrder refund) {
+        ObjectNode biz = JSON.createObjectNode()
+                .put("trade_no", refund.channelTradeNo())
+                .put("out_request_no", refund.refundNo());
+        biz.putArray("query_options").add("gmt_refund_pay");
+        return biz;
     }
 
     /** A verified answer: its fields as text, and the body as received. */
@@ -175,16 +216,7 @@ final class AlipayClient implements ProviderClient, StatementClient {
 
     private Uni<Answer> call(String merchantId, String method, ObjectNode bizContent, Duration timeout) {
         Keys keys = merchants.get(merchantId);
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("app_id", keys.appId());
-        params.put("method", method);
-        params.put("format", "JSON");
-        params.put("charset", "utf-8");
-        params.put("sign_type", "RSA2");
-        params.put("timestamp", TIMESTAMP.format(clock.instant()));
-        params.put("version", "1.0");
-        params.put("biz_content", bizContent.toString());
-        params.put("sign", AlipayGatewayMessages.sign(keys.appPrivateKey(), params));
+        Map<String, String> params = signedParams(keys.appId(), keys.appPrivateKey(), method, bizContent, clock.instant());
         String form = params.entrySet().stream()
                 .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));
@@ -192,6 +224,22 @@ final class AlipayClient implements ProviderClient, StatementClient {
                 .putHeader("Content-Type", "application/x-www-form-urlencoded;charset=utf-8");
         return ProviderHttp.send(PROVIDER, request, form.getBytes(StandardCharsets.UTF_8), timeout)
                 .map(response -> verified(keys, method, response));
+    }
+
+    /** The gateway's common parameters and {@code sign} over them, in the order they are sent. */
+    static Map<String, String> signedParams(String appId, PrivateKey key, String method, ObjectNode bizContent,
+                                            Instant now) {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("app_id", appId);
+        params.put("method", method);
+        params.put("format", "JSON");
+        params.put("charset", "utf-8");
+        params.put("sign_type", "RSA2");
+        params.put("timestamp", TIMESTAMP.format(now));
+        params.put("version", "1.0");
+        params.put("biz_content", bizContent.toString());
+        params.put("sign", AlipayGatewayMessages.sign(key, params));
+        return params;
     }
 
     private static Answer verified(Keys keys, String method, ProviderHttp.Response response) {

@@ -27,4 +27,11 @@ public interface ProviderClient {
      * @return its final state, or empty while the provider is still working on it
      */
     Uni<Optional<Notice.Refund>> queryRefund(RefundOrder refund, String channelRefundId);
+
+    /**
+     * Closes the order's payment at the provider, so that its payment page stops taking money. A provider that refuses
+     * because of the trade's state is asked about the payment, and its verified answer decides: paid, or closed. A
+     * trade still open after a refusal is a {@link ProviderFailure.NotClosed}, tried again.
+     */
+    Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo);
 }

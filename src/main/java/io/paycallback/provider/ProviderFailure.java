@@ -33,6 +33,13 @@ public sealed interface ProviderFailure {
         }
     }
 
+    /** The provider would not close a trade that its query still shows open ({@code state}); retried. */
+    record NotClosed(String state) implements ProviderFailure {
+        public String describe() {
+            return "not closed, still " + state;
+        }
+    }
+
     /** An answer that does not verify or cannot be read is not a fact; retried. */
     record BadAnswer(String reason) implements ProviderFailure {
         public String describe() {

@@ -7,6 +7,7 @@ import io.paycallback.channel.JsonFields;
 import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.stripe.StripeChannel;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.mutiny.core.buffer.Buffer;
@@ -16,9 +17,12 @@ import io.vertx.mutiny.ext.web.client.WebClient;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Locale;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -32,6 +36,11 @@ final class StripeClient implements ProviderClient, StatementClient {
 
     private static final String PROVIDER = "stripe";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The error code of a call the PaymentIntent's status does not allow, e.g. cancelling a succeeded one. */
+    private static final String UNEXPECTED_STATE = "payment_intent_unexpected_state";
+    private static final byte[] CANCEL_FORM = "cancellation_reason=abandoned".getBytes(StandardCharsets.UTF_8);
+    /** What {@link #queryPayment} answers for an order that cannot be paid here any more. */
+    private static final Set<String> CLOSED_STATES = Set.of("none", "canceled");
 
     private final WebClient http;
     private final String baseUrl;
@@ -77,10 +86,7 @@ final class StripeClient implements ProviderClient, StatementClient {
 
     @Override
     public Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo) {
-        String query = "metadata['out_trade_no']:'" + outTradeNo.replace("'", "\\'") + "'";
-        var request = http.requestAbs(HttpMethod.GET, baseUrl + "/v1/payment_intents/search?query=" + encode(query));
-        return call(merchantId, request, null).map(response -> {
-            JsonNode found = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer")).path("data");
+        return search(merchantId, outTradeNo).map(found -> {
             String state = "none";
             for (JsonNode paymentIntent : found) {
                 state = paymentIntent.path("status").asText("unknown");
@@ -93,6 +99,68 @@ final class StripeClient implements ProviderClient, StatementClient {
             }
             return new PaymentAnswer.NotPaid(state);
         });
+    }
+
+    /** The PaymentIntents whose metadata names our order (Stripe has no lookup by our number). */
+    private Uni<JsonNode> search(String merchantId, String outTradeNo) {
+        String query = "metadata['out_trade_no']:'" + outTradeNo.replace("'", "\\'") + "'";
+        var request = http.requestAbs(HttpMethod.GET, baseUrl + "/v1/payment_intents/search?query=" + encode(query));
+        return call(merchantId, request, null)
+                .map(response -> Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer")).path("data"));
+    }
+
+    /**
+     * Cancels every PaymentIntent of the order that can still take money; none found means the buyer never started
+     * paying here. A succeeded one means paid. A cancel refused with {@code payment_intent_unexpected_state} (the
+     * intent moved on meanwhile: succeeded, or canceled by someone else) is settled by asking again.
+     */
+    @Override
+    public Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo) {
+        return search(merchantId, outTradeNo).flatMap(found -> {
+            List<String> open = new ArrayList<>();
+            for (JsonNode paymentIntent : found) {
+                String status = paymentIntent.path("status").asText("unknown");
+                if ("succeeded".equals(status)) {
+                    return queryPayment(merchantId, outTradeNo)
+                            .map(answer -> CloseDecision.decide(PROVIDER, answer, "succeeded", CLOSED_STATES));
+                }
+                if (!"canceled".equals(status)) {
+                    open.add(paymentIntent.path("id").asText());
+                }
+            }
+            if (open.isEmpty()) {
+                return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed(found.isEmpty() ? "none" : "canceled"));
+            }
+            return Multi.createFrom().iterable(open)
+                    .onItem().transformToUniAndConcatenate(id -> cancel(merchantId, id))
+                    .collect().asList()
+                    .map(canceled -> (CloseAnswer) new CloseAnswer.Closed("canceled " + String.join(",", open)))
+                    .onFailure(ProviderException.class).recoverWithUni(failure -> {
+                        ProviderException refused = (ProviderException) failure;
+                        if (refused.failure() instanceof ProviderFailure.Rejected rejection
+                                && UNEXPECTED_STATE.equals(rejection.code())) {
+                            return queryPayment(merchantId, outTradeNo)
+                                    .map(answer -> CloseDecision.decide(PROVIDER, answer, UNEXPECTED_STATE, CLOSED_STATES));
+                        }
+                        return Uni.createFrom().failure(refused);
+                    });
+        });
+    }
+
+    private Uni<Void> cancel(String merchantId, String paymentIntentId) {
+        var request = http.requestAbs(HttpMethod.POST, baseUrl + cancelPath(paymentIntentId))
+                .putHeader("Content-Type", "application/x-www-form-urlencoded");
+        return call(merchantId, request, CANCEL_FORM).map(response -> {
+            String status = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer")).path("status").asText("");
+            if (!"canceled".equals(status)) {
+                throw new ProviderException(PROVIDER, new ProviderFailure.NotClosed(status));
+            }
+            return null;
+        });
+    }
+
+    static String cancelPath(String paymentIntentId) {
+        return "/v1/payment_intents/" + encode(paymentIntentId) + "/cancel";
     }
 
     @Override

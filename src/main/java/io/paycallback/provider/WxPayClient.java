@@ -34,6 +34,8 @@ final class WxPayClient implements ProviderClient, StatementClient {
 
     private static final String PROVIDER = "wxpay";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** trade_state of a transaction the buyer can no longer pay, and the query's answer for one never created. */
+    private static final Set<String> CLOSED_STATES = Set.of("CLOSED", "REVOKED", "ORDER_NOT_EXIST");
 
     /** A merchant's API credentials. */
     record Keys(String mchid, String serial, PrivateKey privateKey) {
@@ -162,6 +164,39 @@ final class WxPayClient implements ProviderClient, StatementClient {
                 });
     }
 
+    /**
+     * 204 is closed. A refusal (ORDER_CLOSED, ORDERPAID, a trade in any state but NOTPAY) and 404 are settled by asking
+     * for the transaction, whose verified answer says paid or closed; a refused signature or key stays a rejection.
+     */
+    @Override
+    public Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo) {
+        Keys keys = merchants.get(merchantId);
+        return call(merchantId, keys, HttpMethod.POST, closeUrl(outTradeNo), closeBody(keys.mchid()))
+                .flatMap(response -> {
+                    if (response.status() == 204) {
+                        verifiedSignature(merchantId, response);
+                        return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed("204"));
+                    }
+                    return Uni.createFrom().<CloseAnswer>failure(rejected(response));
+                })
+                .onFailure(ProviderException.class).recoverWithUni(failure -> {
+                    ProviderException refused = (ProviderException) failure;
+                    if (!(refused.failure() instanceof ProviderFailure.Rejected rejection) || rejection.status() == 401) {
+                        return Uni.createFrom().failure(refused);
+                    }
+                    return queryPayment(merchantId, outTradeNo).map(answer -> CloseDecision.decide(PROVIDER, answer,
+                            rejection.code(), CLOSED_STATES));
+                });
+    }
+
+    static String closeUrl(String outTradeNo) {
+        return "/v3/pay/transactions/out-trade-no/" + pathSegment(outTradeNo) + "/close";
+    }
+
+    static String closeBody(String mchid) {
+        return JSON.createObjectNode().put("mchid", mchid).toString();
+    }
+
     private Optional<Notice.Refund> settled(RefundOrder refund, JsonNode answer, String refundId) {
         Notice.RefundResult result = switch (answer.path("status").asText("")) {
             case "SUCCESS" -> Notice.RefundResult.SUCCEEDED;
@@ -175,9 +210,11 @@ final class WxPayClient implements ProviderClient, StatementClient {
         if (refunded < 0) {
             throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("refund answer without amount.refund"));
         }
+        // The answer's own currency, so that the caller's check against the refund compares the provider's word.
+        String currency = answer.path("amount").path("currency").asText("CNY");
         return Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.WXPAY, refund.refundNo(), refundId,
                 refund.channelTradeNo(), refund.outTradeNo(), result,
-                Parsing.read(PROVIDER, () -> Money.fromMinorUnits(refunded, refund.currency())), null, refund.currency()));
+                Parsing.read(PROVIDER, () -> Money.fromMinorUnits(refunded, currency)), null, currency));
     }
 
     private Uni<ProviderHttp.Response> call(String merchantId, Keys keys, HttpMethod method, String url, String body) {
@@ -214,16 +251,21 @@ final class WxPayClient implements ProviderClient, StatementClient {
         if (response.status() != 200) {
             throw rejected(response);
         }
-        try {
-            channel.verifyAnswer(merchantId, response.headers(), response.body());
-        } catch (Rejection rejection) {
-            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer signature: " + Parsing.reason(rejection)));
-        }
+        verifiedSignature(merchantId, response);
         JsonNode answer = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer"));
         if (answer.has("mchid") && !keys.mchid().equals(answer.path("mchid").asText())) {
             throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer for another mchid"));
         }
         return answer;
+    }
+
+    /** WeChat Pay signs every answer, an empty 204 included. */
+    private void verifiedSignature(String merchantId, ProviderHttp.Response response) {
+        try {
+            channel.verifyAnswer(merchantId, response.headers(), response.body());
+        } catch (Rejection rejection) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer signature: " + Parsing.reason(rejection)));
+        }
     }
 
     private static ProviderException rejected(ProviderHttp.Response response) {

@@ -6,7 +6,6 @@ import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.CallbackLedger;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.Leased;
 import io.paycallback.ledger.Leases;
 import io.paycallback.ledger.Origin;
 import io.paycallback.ledger.Pickup;
@@ -15,7 +14,6 @@ import io.paycallback.ledger.StoredPayment;
 import io.paycallback.order.RefundStatus;
 import io.paycallback.order.Refunds;
 import io.paycallback.outbox.DownstreamEvent;
-import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.EventType;
 import io.paycallback.outbox.Outbox;
@@ -24,19 +22,18 @@ import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.provider.RefundAnswer;
 import io.paycallback.provider.RefundOrder;
+import io.paycallback.providercall.ProviderCallHandler;
+import io.paycallback.providercall.ProviderCalls;
 import io.paycallback.retry.AfterCommit;
-import io.paycallback.retry.Attempted;
-import io.paycallback.retry.LeaseHandler;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -49,37 +46,35 @@ import java.util.Optional;
  * without one, the refund is asked about on {@code paycallback.reconcile.schedule} until it is final.
  * A rejection is a dead letter with the provider's error code; any other failure is retried on the backoff.
  */
-@ApplicationScoped
-public class RefundSubmitter implements LeaseHandler {
+@Singleton
+public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submission> {
 
     static final String FIND = "SELECT merchant_id, channel, refund_no FROM refund_submissions WHERE id = ?";
     private static final String AWAITING = "accepted, awaiting the refund's final state";
+    private static final String DEAD_LETTER = "dead letter: ";
+    static final String SUBMIT = "refund";
+    static final String QUERY = "refund-query";
 
-    private final Pool pool;
-    private final Leases leases;
     private final Refunds refunds;
     private final StoredCallbacks callbacks;
     private final CallbackLedger ledger;
     private final Outbox outbox;
     private final ProviderClients providers;
-    private final Duration timeout;
     private final List<Duration> schedule;
 
-    public RefundSubmitter(Pool pool, Leases leases, Refunds refunds, StoredCallbacks callbacks, CallbackLedger ledger,
-                           Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
-        this.pool = pool;
-        this.leases = leases;
+    public RefundSubmitter(Pool pool, Leases leases, ProviderCalls calls, Refunds refunds, StoredCallbacks callbacks,
+                           CallbackLedger ledger, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
+        super(LeasedTable.REFUND_SUBMISSIONS, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
         this.refunds = refunds;
         this.callbacks = callbacks;
         this.ledger = ledger;
         this.outbox = outbox;
         this.providers = providers;
-        this.timeout = config.providers().timeout().multipliedBy(2);
         this.schedule = config.reconcile().schedule();
     }
 
     /** The refund a submission row is about. */
-    record Submission(long id, String merchantId, String channel, String refundNo) {
+    public record Submission(long id, String merchantId, String channel, String refundNo) {
     }
 
     /** What a submission row's try came to, when it was not a dead letter. */
@@ -91,47 +86,26 @@ public class RefundSubmitter implements LeaseHandler {
         /** The provider's answer to our query was final; it is stored like the provider's notice. */
         REFUND_SETTLED,
         /** Accepted, not final yet: asked again on the schedule. */
-        QUERIED;
-
-        String tag() {
-            return name().toLowerCase(Locale.ROOT);
-        }
+        QUERIED
     }
 
     @Override
-    public LeasedTable table() {
-        return LeasedTable.REFUND_SUBMISSIONS;
+    protected Uni<Submission> load(SqlClient client, long id) {
+        return find(client, id);
     }
 
     @Override
-    public boolean batches() {
-        return false;
-    }
-
-    @Override
-    public List<String> results() {
-        return Arrays.stream(Result.values()).map(Result::tag).toList();
-    }
-
-    @Override
-    public Attempted attempt(List<Leased> batch) {
-        return Attempted.eachAlone(batch, this::attempt);
-    }
-
-    Attempted attempt(Lease lease) {
-        Submission submission = find(pool, lease.id()).await().atMost(timeout);
+    protected Outcome call(Lease lease, Submission submission, Calls calls) {
         Optional<Refunds.Request> request = refunds.findRequest(pool, submission.merchantId(), submission.channel(),
                 submission.refundNo()).await().atMost(timeout);
         if (request.isEmpty() || request.get().status().settled()) {
-            leases.finish(pool, lease).await().atMost(timeout);
-            return Attempted.done(lease, Result.DUPLICATE.tag());
+            return new Finished(Result.DUPLICATE);
         }
         Refunds.Request refund = request.get();
         Optional<ProviderClient> client = ChannelId.fromPath(submission.channel())
                 .flatMap(channel -> providers.find(channel, submission.merchantId()));
         if (client.isEmpty()) {
-            return deadLetter(lease, submission, refund, "no " + submission.channel()
-                    + " API keys for this merchant: refund it by hand");
+            return new GiveUp("no " + submission.channel() + " API keys for this merchant: refund it by hand");
         }
         StoredPayment payment = callbacks.processedPayment(pool, submission.merchantId(), submission.channel(),
                 refund.channelTradeNo()).await().atMost(timeout);
@@ -139,46 +113,77 @@ public class RefundSubmitter implements LeaseHandler {
                 refund.channelTradeNo(), refund.amount(), payment == null ? refund.amount() : payment.amount(),
                 refund.currency(), refund.reason());
         return refund.status() == RefundStatus.REQUESTED
-                ? submit(lease, submission, refund, client.get(), order)
-                : awaitFinalState(lease, submission, refund, client.get(), order);
+                ? submit(lease, submission, refund, client.get(), order, calls)
+                : awaitFinalState(lease, submission, refund, client.get(), order, calls);
     }
 
-    private Attempted submit(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
-                              RefundOrder order) {
+    private Outcome submit(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
+                           RefundOrder order, Calls calls) {
         RefundAnswer answer;
         try {
-            answer = client.submitRefund(order).await().atMost(timeout);
+            answer = calls.ask(submission.merchantId(), refund.outTradeNo(), client.channel(), SUBMIT, submission.refundNo(),
+                    () -> client.submitRefund(order),
+                    accepted -> accepted.settled().map(RefundSubmitter::said).orElse("accepted, not final"), timeout);
         } catch (ProviderException failed) {
             if (failed.rejected()) {
-                return deadLetter(lease, submission, refund, "refund rejected: " + failed.getMessage());
+                return new GiveUp("refund rejected: " + failed.getMessage());
             }
             throw failed;
         }
-        List<Emission> emitted = pool.withTransaction(tx -> refunds.markSubmitted(tx, submission.merchantId(),
-                        submission.channel(), submission.refundNo(), answer.channelRefundId())
-                .chain(() -> outbox.emit(tx, event(submission, refund, EventType.REFUND_SUBMITTED, null)))
-                .call(() -> answer.settled().isPresent()
-                        ? leases.finish(tx, lease)
-                        : leases.reschedule(tx, lease, delay(lease), AWAITING))).await().atMost(timeout);
+        Optional<String> mismatch = answer.settled().flatMap(settled -> mismatch(refund, settled));
+        if (mismatch.isPresent()) {
+            return new GiveUp(mismatch.get());
+        }
+        // Stored before the row is finished: a failure here retries the submission, which the provider answers again.
         answer.settled().ifPresent(settled -> store(settled, answer.body()));
-        return Attempted.done(lease, Result.REFUND_SUBMITTED.tag(), new Emitted(emitted));
+        Writes accepted = tx -> refunds.markSubmitted(tx, submission.merchantId(), submission.channel(),
+                        submission.refundNo(), answer.channelRefundId())
+                .chain(() -> outbox.emit(tx, event(submission, refund, EventType.REFUND_SUBMITTED, null)))
+                .map(Emitted::new);
+        return answer.settled().isPresent()
+                ? new Finished(Result.REFUND_SUBMITTED, accepted)
+                : new Again(Result.REFUND_SUBMITTED, delay(lease), AWAITING, accepted);
     }
 
-    /** Accepted but not final: ask on the query schedule until the answer, or the provider's notice, settles it. */
-    private Attempted awaitFinalState(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
-                                       RefundOrder order) {
-        Optional<Notice.Refund> settled = client.queryRefund(order, refund.channelRefundId()).await().atMost(timeout);
+    /**
+     * Accepted but not final: ask on the query schedule until the answer, or the provider's notice, settles it; after
+     * the last query, a dead letter and an alert, never silence.
+     */
+    private Outcome awaitFinalState(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
+                                    RefundOrder order, Calls calls) {
+        Optional<Notice.Refund> settled = calls.ask(submission.merchantId(), refund.outTradeNo(), client.channel(),
+                QUERY, submission.refundNo(), () -> client.queryRefund(order, refund.channelRefundId()),
+                answer -> answer.map(RefundSubmitter::said).orElse("not final"), timeout);
         if (settled.isPresent()) {
+            Optional<String> mismatch = mismatch(refund, settled.get());
+            if (mismatch.isPresent()) {
+                return new GiveUp(mismatch.get());
+            }
             store(settled.get(), settled.get().toString().getBytes(StandardCharsets.UTF_8));
-            leases.finish(pool, lease).await().atMost(timeout);
-            return Attempted.done(lease, Result.REFUND_SETTLED.tag());
+            return new Finished(Result.REFUND_SETTLED);
         }
-        if (lease.failures() >= schedule.size()) {
-            return deadLetter(lease, submission, refund, "refund " + submission.refundNo() + " still not final after "
-                    + (lease.failures() + 1) + " queries");
+        return nextRound(lease, schedule, Result.QUERIED, AWAITING, () -> "refund " + submission.refundNo()
+                + " still not final after " + (lease.failures() + 1) + " queries");
+    }
+
+    /**
+     * A provider's answer that moves money must be about this refund's amount and currency: anything else is a person's
+     * to look at, never applied.
+     */
+    static Optional<String> mismatch(Refunds.Request refund, Notice.Refund answer) {
+        boolean sameCurrency = refund.currency().equalsIgnoreCase(answer.currency());
+        boolean sameAmount = answer.amount() == null || refund.amount().compareTo(answer.amount()) == 0;
+        if (sameCurrency && sameAmount) {
+            return Optional.empty();
         }
-        leases.reschedule(pool, lease, delay(lease), AWAITING).await().atMost(timeout);
-        return Attempted.done(lease, Result.QUERIED.tag());
+        return Optional.of("amount mismatch: refund " + refund.amount().toPlainString() + " " + refund.currency()
+                + ", provider answered " + (answer.amount() == null ? "-" : answer.amount().toPlainString()) + " "
+                + answer.currency());
+    }
+
+    private static String said(Notice.Refund settled) {
+        return settled.result().name().toLowerCase(Locale.ROOT)
+                + (settled.amount() == null ? "" : " " + settled.amount().toPlainString() + " " + settled.currency());
     }
 
     private Duration delay(Lease lease) {
@@ -190,22 +195,21 @@ public class RefundSubmitter implements LeaseHandler {
         ledger.reserve(settled, body, Pickup.SCANNER, Origin.SUBMISSION).await().atMost(timeout);
     }
 
-    private Attempted deadLetter(Lease lease, Submission submission, Refunds.Request refund, String reason) {
-        List<Emission> alert = pool.withTransaction(tx -> leases.bury(tx, lease, reason)
-                .chain(() -> outbox.emit(tx, event(submission, refund, EventType.ALERT, reason)))).await().atMost(timeout);
-        return Attempted.dead(lease, reason, new Emitted(alert));
-    }
-
-    /** The alert for a submission given up on after all its tries. */
+    /**
+     * The alert for a submission given up on: at once (refused, mismatched, never final), with the refund's own event
+     * fields; or after its last failed try, which {@link ProviderCallHandler#giveUp} marks as a dead letter.
+     */
     @Override
-    public Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
-        return find(transaction, lease.id()).flatMap(submission -> refunds.findRequest(transaction,
-                        submission.merchantId(), submission.channel(), submission.refundNo())
-                .flatMap(refund -> outbox.emit(transaction, DownstreamEvent.alert(source(submission),
-                        submission.merchantId(), refund.map(Refunds.Request::outTradeNo).orElse(null),
-                        submission.channel(), refund.map(Refunds.Request::channelTradeNo).orElse(null),
+    protected Uni<AfterCommit> alert(SqlClient transaction, Submission submission, String reason) {
+        return refunds.findRequest(transaction, submission.merchantId(), submission.channel(), submission.refundNo())
+                .flatMap(refund -> outbox.emit(transaction, refund.isPresent() && !reason.startsWith(DEAD_LETTER)
+                        ? event(submission, refund.get(), EventType.ALERT, reason)
+                        : DownstreamEvent.alert(source(submission), submission.merchantId(),
+                        refund.map(Refunds.Request::outTradeNo).orElse(null), submission.channel(),
+                        refund.map(Refunds.Request::channelTradeNo).orElse(null),
                         refund.map(Refunds.Request::amount).orElse(null), refund.map(Refunds.Request::currency).orElse(null),
-                        "dead letter: refund " + submission.refundNo() + " not submitted: " + reason))))
+                        DEAD_LETTER + "refund " + submission.refundNo() + " not submitted: "
+                                + reason.substring(reason.startsWith(DEAD_LETTER) ? DEAD_LETTER.length() : 0))))
                 .map(Emitted::new);
     }
 

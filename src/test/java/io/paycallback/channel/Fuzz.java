@@ -227,6 +227,12 @@ public final class Fuzz {
                     .forEach(Fuzz::assertNumber);
             Stream.of(refund.amount(), refund.refundedTotal()).filter(Objects::nonNull).forEach(Fuzz::assertAmount);
             assertThat(refund.currency()).hasSize(3);
+        } else if (notice instanceof Notice.RefundPending pending) {
+            assertNumber(pending.refundNo());
+            Stream.of(pending.channelRefundId(), pending.channelTradeNo(), pending.outTradeNo()).filter(Objects::nonNull)
+                    .forEach(Fuzz::assertNumber);
+            assertAmount(pending.amount());
+            assertThat(pending.currency()).hasSize(3);
         } else {
             assertThat(((Notice.Ignored) notice).reason()).isNotBlank();
         }

@@ -79,6 +79,44 @@ class ProviderSigningSdkCrossCheckTest {
         assertTrue(AlipayGatewayMessages.answer("not json", "alipay.trade.query").isEmpty());
     }
 
+    @Test
+    void wechatPayCloseIsSignedOverItsPathAndMchidBodyAsTheSdkSigns() {
+        String url = WxPayClient.closeUrl("ORD 1");
+        String body = WxPayClient.closeBody("1900000109");
+        assertEquals("/v3/pay/transactions/out-trade-no/ORD%201/close", url);
+        assertEquals("{\"mchid\":\"1900000109\"}", body);
+        String message = WxPayAuthorization.message("POST", url, 1764729600L, "593BEC0C930BF1AFEB40B4A08C8FB242", body);
+        String sdk = new RSASigner("5157F09EFDC096DE15EBE81A47057A7232F1B8E1", MERCHANT.getPrivate()).sign(message).getSign();
+        assertEquals(sdk, WxPayAuthorization.signature(MERCHANT.getPrivate(), "POST", url, 1764729600L,
+                "593BEC0C930BF1AFEB40B4A08C8FB242", body));
+    }
+
+    @Test
+    void wechatPayRefundQueryIsAGetSignedAsTheSdkSigns() {
+        String url = "/v3/refund/domestic/refunds/RFP7";
+        String message = WxPayAuthorization.message("GET", url, 1764729600L, "N", "");
+        assertEquals("GET\n/v3/refund/domestic/refunds/RFP7\n1764729600\nN\n\n", message);
+        String sdk = new RSASigner("5157F09EFDC096DE15EBE81A47057A7232F1B8E1", MERCHANT.getPrivate()).sign(message).getSign();
+        assertEquals(sdk, WxPayAuthorization.signature(MERCHANT.getPrivate(), "GET", url, 1764729600L, "N", ""));
+    }
+
+    @Test
+    void alipaySdkVerifiesOurCloseAndRefundQueryRequests() throws AlipayApiException {
+        RefundOrder refund = new RefundOrder("default", "RFP9", "ORD1", "2026120322001", new java.math.BigDecimal("20.00"),
+                new java.math.BigDecimal("50.00"), "CNY", "paid_after_close");
+        for (Map.Entry<String, com.fasterxml.jackson.databind.node.ObjectNode> call : Map.of(
+                "alipay.trade.close", AlipayClient.closeContent("ORD1"),
+                "alipay.trade.fastpay.refund.query", AlipayClient.refundQueryContent(refund)).entrySet()) {
+            Map<String, String> params = AlipayClient.signedParams("2021000000000001", MERCHANT.getPrivate(), call.getKey(),
+                    call.getValue(), java.time.Instant.parse("2026-12-03T02:40:00Z"));
+            assertEquals("2026-12-03 10:40:00", params.get("timestamp"));
+            assertTrue(AlipaySignature.rsaCheckV2(new LinkedHashMap<>(params), base64(MERCHANT.getPublic().getEncoded()),
+                    "utf-8", "RSA2"), call.getKey());
+        }
+        assertEquals("{\"trade_no\":\"2026120322001\",\"out_request_no\":\"RFP9\",\"query_options\":[\"gmt_refund_pay\"]}",
+                AlipayClient.refundQueryContent(refund).toString());
+    }
+
     private static String base64(byte[] der) {
         return Base64.getEncoder().encodeToString(der);
     }

@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
  *
  * <p>Per provider, a mode decides the next answers: {@code ok}; {@code bad-signature} (signed with a stranger's key);
  * {@code lose-answer} (the refund is made, but the answer comes after the client's timeout, once); {@code reject}
- * (a refund is refused with the provider's error code); {@code refund-pending} (a refund is accepted, not final).
+ * (a refund is refused with the provider's error code); {@code refund-pending} (a refund is accepted, not final); {@code down} (every request answers 503).
  *
  * <p>Trade bills are stored per provider and date over {@code /control/bill} (the test writes the file in the
  * provider's exact format) and served as the provider does: WeChat Pay's apply answer (signed, with the SHA-1 and a
@@ -168,6 +168,24 @@ final class FakeProviders {
                 + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery());
         String method = exchange.getRequestMethod();
         boolean verified = wxRequestVerifies(exchange.getRequestHeaders().getFirst("Authorization"), method, uri, body);
+        if (mode("wxpay").equals("down")) {
+            return Answer.json(503, "{\"code\":\"SYSTEM_ERROR\",\"message\":\"系统错误\"}");
+        }
+        if (uri.startsWith("/v3/pay/transactions/out-trade-no/") && uri.endsWith("/close") && method.equals("POST")) {
+            String outTradeNo = URLDecoder.decode(uri.substring(34, uri.length() - "/close".length()), StandardCharsets.UTF_8);
+            record("wxpay", "close", outTradeNo, verified && keys.wxMchid().equals(JSON.readTree(body).path("mchid").asText()));
+            if (!verified) {
+                return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
+            }
+            Payment payment = payments.get("wxpay/" + outTradeNo);
+            if (payment != null && payment.state().equals("SUCCESS")) {
+                return Answer.json(400, "{\"code\":\"ORDERPAID\",\"message\":\"订单已支付\"}");
+            }
+            if (payment != null) {
+                payments.put("wxpay/" + outTradeNo, new Payment("CLOSED", payment.amountMinor(), payment.currency(), payment.tradeNo()));
+            }
+            return wxSigned(204, "");
+        }
         if (uri.startsWith("/v3/bill/tradebill?")) {
             Map<String, String> query = form(exchange.getRequestURI().getRawQuery());
             String date = query.get("bill_date");
@@ -282,6 +300,26 @@ final class FakeProviders {
                 && params.get("sign") != null && verifies(alipayAppPublic, content, params.get("sign"));
         JsonNode biz = JSON.readTree(params.getOrDefault("biz_content", "{}"));
         String method = params.getOrDefault("method", "");
+        if (mode("alipay").equals("down")) {
+            return new Answer(503, Map.of("Content-Type", "text/html"), "Service Unavailable");
+        }
+        if (method.equals("alipay.trade.close")) {
+            String outTradeNo = biz.path("out_trade_no").asText();
+            record("alipay", "close", outTradeNo, verified);
+            if (!verified) {
+                return alipaySigned(method, "{\"code\":\"40002\",\"msg\":\"Invalid Arguments\",\"sub_code\":\"isv.invalid-signature\"}");
+            }
+            Payment payment = payments.get("alipay/" + outTradeNo);
+            if (payment == null) {
+                return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"ACQ.TRADE_NOT_EXIST\",\"sub_msg\":\"交易不存在\"}");
+            }
+            if (!payment.state().equals("WAIT_BUYER_PAY")) {
+                return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"ACQ.TRADE_STATUS_ERROR\",\"sub_msg\":\"交易状态不合法\"}");
+            }
+            payments.put("alipay/" + outTradeNo, new Payment("TRADE_CLOSED", payment.amountMinor(), payment.currency(), payment.tradeNo()));
+            return alipaySigned(method, "{\"code\":\"10000\",\"msg\":\"Success\",\"trade_no\":\"" + payment.tradeNo()
+                    + "\",\"out_trade_no\":\"" + outTradeNo + "\"}");
+        }
         if (method.equals("alipay.trade.query")) {
             String outTradeNo = biz.path("out_trade_no").asText();
             record("alipay", "query", outTradeNo, verified);
@@ -361,6 +399,31 @@ final class FakeProviders {
     private Answer stripe(HttpExchange exchange, String body) throws Exception {
         boolean verified = ("Bearer " + stripeApiKey).equals(exchange.getRequestHeaders().getFirst("Authorization"));
         String path = exchange.getRequestURI().getRawPath().substring("/stripe".length());
+        if (mode("stripe").equals("down")) {
+            return stripeError(503, "api_error", "unavailable");
+        }
+        if (path.startsWith("/v1/payment_intents/") && path.endsWith("/cancel") && exchange.getRequestMethod().equals("POST")) {
+            String id = path.substring("/v1/payment_intents/".length(), path.length() - "/cancel".length());
+            Map.Entry<String, Payment> found = payments.entrySet().stream()
+                    .filter(entry -> entry.getKey().startsWith("stripe/") && entry.getValue().tradeNo().equals(id))
+                    .findFirst().orElse(null);
+            record("stripe", "close", found == null ? id : found.getKey().substring("stripe/".length()), verified);
+            if (!verified) {
+                return stripeError(401, "invalid_request_error", "api_key_invalid");
+            }
+            if (found == null) {
+                return stripeError(404, "invalid_request_error", "resource_missing");
+            }
+            Payment payment = found.getValue();
+            if (payment.state().equals("succeeded") || payment.state().equals("canceled")) {
+                return stripeError(400, "invalid_request_error", "payment_intent_unexpected_state");
+            }
+            payments.put(found.getKey(), new Payment("canceled", payment.amountMinor(), payment.currency(), payment.tradeNo()));
+            return Answer.json(200, """
+                    {"id":"%s","object":"payment_intent","amount":%d,"amount_received":0,"currency":"%s",\
+                    "status":"canceled","cancellation_reason":"abandoned","metadata":{"out_trade_no":"%s"},"livemode":false}"""
+                    .formatted(id, payment.amountMinor(), payment.currency(), found.getKey().substring("stripe/".length())));
+        }
         if (path.equals("/v1/payment_intents/search")) {
             String query = URLDecoder.decode(exchange.getRequestURI().getRawQuery().substring("query=".length()),
                     StandardCharsets.UTF_8);
@@ -540,6 +603,7 @@ final class FakeProviders {
                     new Payment(params.get("state"), Long.parseLong(params.get("amount")),
                             params.getOrDefault("currency", "cny"), params.get("tradeNo")));
             case "/control/mode" -> modes.put(params.get("provider"), params.get("mode"));
+            case "/control/refund-answer" -> refundAnswers.put(params.get("provider") + "/" + params.get("key"), body);
             case "/control/reset" -> {
                 modes.clear();
                 requests.clear();

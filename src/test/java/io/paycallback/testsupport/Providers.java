@@ -20,9 +20,18 @@ public final class Providers {
                 .post(base + "/control/payment").then().statusCode(200);
     }
 
-    /** {@code ok}, {@code bad-signature}, {@code lose-answer}, {@code reject} or {@code refund-pending}. */
+    /** {@code ok}, {@code bad-signature}, {@code lose-answer}, {@code reject}, {@code refund-pending} or {@code down}. */
     public void mode(String provider, String mode) {
         given().queryParam("provider", provider).queryParam("mode", mode).post(base + "/control/mode").then().statusCode(200);
+    }
+
+    /**
+     * What the provider's refund query answers for a refund it made without us (a dashboard refund): WeChat Pay by
+     * out_refund_no, Stripe by the {@code re_...} id in the answer.
+     */
+    public void refundAnswer(String provider, String key, String answer) {
+        given().queryParam("provider", provider).queryParam("key", key).body(answer)
+                .post(base + "/control/refund-answer").then().statusCode(200);
     }
 
     /**

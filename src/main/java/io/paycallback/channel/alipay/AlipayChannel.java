@@ -121,7 +121,7 @@ public final class AlipayChannel extends SignedChannel<AlipayMerchant, Map<Strin
         return params.get(name);
     }
 
-    private static BigDecimal yuan(String value, String name) throws Rejection {
+    public static BigDecimal yuan(String value, String name) throws Rejection {
         if (!YUAN.matcher(value).matches()) {
             throw Rejection.malformed(name + " is not a non-negative amount with at most two decimals");
         }

@@ -157,7 +157,7 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
         return latest;
     }
 
-    /** A Refund object, from an event or from the API; a refund still pending is no result yet. */
+    /** A Refund object, from an event or from the API; a refund still pending is no result yet, only a pending one. */
     public static Notice refund(String merchantId, JsonNode refund, String chargeOutTradeNo) throws Rejection {
         String status = JsonFields.text(refund, "status");
         Notice.RefundResult result = switch (status) {
@@ -165,14 +165,19 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
             case "failed", "canceled" -> Notice.RefundResult.FAILED;
             default -> null;
         };
-        if (result == null) {
-            return new Notice.Ignored("pending".equals(status) || "requires_action".equals(status)
-                    ? "refund status " + status : "unknown refund status");
+        boolean pending = "pending".equals(status) || "requires_action".equals(status);
+        if (result == null && !pending) {
+            return new Notice.Ignored("unknown refund status");
         }
         String refundId = JsonFields.text(refund, "id");
         String outRefundNo = metadata(refund, "out_refund_no");
         String outTradeNo = metadata(refund, "out_trade_no");
         String currency = Money.currencyCode(JsonFields.text(refund, "currency"));
+        if (pending) {
+            return new Notice.RefundPending(merchantId, ChannelId.STRIPE, outRefundNo == null ? refundId : outRefundNo,
+                    refundId, JsonFields.text(refund, "payment_intent"), outTradeNo == null ? chargeOutTradeNo : outTradeNo,
+                    Money.fromMinorUnits(JsonFields.minorUnits(refund, "amount"), currency), currency);
+        }
         return new Notice.Refund(merchantId, ChannelId.STRIPE,
                 outRefundNo == null ? refundId : outRefundNo,
                 refundId,

@@ -186,11 +186,17 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
             case "CLOSED", "ABNORMAL" -> Notice.RefundResult.FAILED;
             default -> null;
         };
-        if (result == null) {
-            return new Notice.Ignored("PROCESSING".equals(status) ? "refund_status PROCESSING" : "unknown refund_status");
+        if (result == null && !"PROCESSING".equals(status)) {
+            return new Notice.Ignored("unknown refund_status");
         }
         JsonNode amount = JsonFields.object(plaintext, "amount");
         String currency = currency(amount);
+        if (result == null) {
+            return new Notice.RefundPending(merchantId, ChannelId.WXPAY, JsonFields.text(plaintext, "out_refund_no"),
+                    JsonFields.text(plaintext, "refund_id"), JsonFields.text(plaintext, "transaction_id"),
+                    JsonFields.text(plaintext, "out_trade_no"),
+                    Money.fromMinorUnits(JsonFields.minorUnits(amount, "refund"), currency), currency);
+        }
         return new Notice.Refund(merchantId, ChannelId.WXPAY,
                 JsonFields.text(plaintext, "out_refund_no"),
                 JsonFields.text(plaintext, "refund_id"),

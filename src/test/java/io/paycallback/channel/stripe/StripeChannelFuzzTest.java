@@ -184,7 +184,8 @@ class StripeChannelFuzzTest {
                 return new Notice.Ignored("event type not used");
             }
             return switch (refundState) {
-                case "pending" -> new Notice.Ignored("refund status pending");
+                case "pending" -> new Notice.RefundPending("default", ChannelId.STRIPE, refundId, refundId, paymentIntent,
+                        outTradeNo, Money.fromMinorUnits(minor, currency), currency);
                 case "succeeded" -> new Notice.Refund("default", ChannelId.STRIPE, refundId, refundId, paymentIntent, outTradeNo,
                         Notice.RefundResult.SUCCEEDED, Money.fromMinorUnits(minor, currency), null, currency);
                 default -> new Notice.Refund("default", ChannelId.STRIPE, refundId, refundId, paymentIntent, outTradeNo,

@@ -182,8 +182,10 @@ class StripeChannelTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"pending", "requires_action"})
-    void unfinishedRefundsAreIgnored(String status) {
-        accepted(refund(event("refund.created", refundObject(status, 1999, "{}"))), Notice.Ignored.class);
+    void unfinishedRefundsArePendingNeverAResult(String status) {
+        Notice.RefundPending pending = accepted(refund(event("refund.created", refundObject(status, 1999, "{}"))),
+                Notice.RefundPending.class);
+        assertEquals(new BigDecimal("19.99"), pending.amount());
     }
 
     @Test

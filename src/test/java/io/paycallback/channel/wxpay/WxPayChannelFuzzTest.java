@@ -200,7 +200,8 @@ class WxPayChannelFuzzTest {
                     default -> null;
                 };
                 String refundId = new String(fields.get("refund_id"), StandardCharsets.UTF_8).replace("\"", "");
-                return result == null ? new Notice.Ignored("refund_status PROCESSING")
+                return result == null ? new Notice.RefundPending("default", ChannelId.WXPAY, refundNo, refundId, tradeNo,
+                        outTradeNo, Money.fromMinorUnits(minor, code), code)
                         : new Notice.Refund("default", ChannelId.WXPAY, refundNo, refundId, tradeNo, outTradeNo, result,
                         Money.fromMinorUnits(minor, code), null, code);
             }

@@ -214,9 +214,12 @@ class WxPayChannelTest {
     }
 
     @Test
-    void processingRefundIsIgnored() {
+    void processingRefundIsPendingNeverAResult() {
         String body = body("REFUND.PROCESSING", encrypt(refund("PROCESSING", 8800), API_V3_KEY));
-        accepted(channel.read(signed(CallbackKind.REFUND, CURRENT.getPrivate(), SERIAL, T, body)), Notice.Ignored.class);
+        Notice.RefundPending pending = accepted(channel.read(signed(CallbackKind.REFUND, CURRENT.getPrivate(), SERIAL, T, body)),
+                Notice.RefundPending.class);
+        assertEquals(new BigDecimal("88.00"), pending.amount());
+        assertEquals("CNY", pending.currency());
     }
 
     @Test
