@@ -250,6 +250,19 @@ public class AdminResource {
         return requeue(LeasedTable.CLOSE_REQUESTS, id, caller);
     }
 
+    /**
+     * A refund submission given up on (rejected, out of tries, or still not final after the last query): its next try
+     * submits it again under the same refund number, or asks the provider about the accepted refund, until it is final.
+     */
+    @POST
+    @Path("refund-submissions/{id}/requeue")
+    @APIResponse(responseCode = "202", description = "the dead refund submission is pending again with fresh tries",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
+    @APIResponse(responseCode = "409", description = "not a dead letter")
+    public Uni<Response> requeueRefundSubmission(@PathParam("id") long id, @Context SecurityContext caller) {
+        return requeue(LeasedTable.REFUND_SUBMISSIONS, id, caller);
+    }
+
     @POST
     @Path("requeue")
     @Consumes(MediaType.WILDCARD)

@@ -159,12 +159,7 @@ class RefundQueryTest {
         providers.refundAnswer("stripe", refundId, stripeRefund(refundId, paid, 300, "pending"));
         providers.mode("stripe", "refund-pending");
 
-        scanner.drain(LeasedTable.REFUND_SUBMISSIONS);
-        for (int round = 0; round < 10 && submissionRow(refundId).getInteger("status") == 0; round++) {
-            db.update("UPDATE refund_submissions SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE refund_no = ?", refundId);
-            scanner.drain(LeasedTable.REFUND_SUBMISSIONS);
-        }
-        Row submission = submissionRow(refundId);
+        Row submission = queriedUntilGivenUp(refundId);
         assertThat(submission.getInteger("status")).isEqualTo(2);
         assertThat(db.rows("SELECT payload FROM outbox WHERE type = 'alert' AND source = ?", "submission:" + submission.getLong("id")))
                 .singleElement().satisfies(row -> assertThat(row.getString("payload")).contains("still not final after 7 queries"));
@@ -173,7 +168,40 @@ class RefundQueryTest {
                 .isEqualTo(7);
     }
 
+    @Test
+    void anOperatorRequeuesARefundGivenUpOnAndTheNextQuerySettlesIt() {
+        Paid paid = paidByStripe("4.00", 400);
+        String refundId = Ids.unique("re_");
+        Send.refund(signer.stripeRefund(paid.outTradeNo(), paid.paymentIntent(), refundId, 400, "usd", "pending", Instant.now()))
+                .then().statusCode(200);
+        providers.refundAnswer("stripe", refundId, stripeRefund(refundId, paid, 400, "pending"));
+        providers.mode("stripe", "refund-pending");
+        long id = queriedUntilGivenUp(refundId).getLong("id");
+
+        // The refund succeeded at the provider meanwhile; the requeued row is handed to a worker at once.
+        providers.mode("stripe", "ok");
+        Api.as(Api.ALICE_TOKEN).post("/admin/refund-submissions/" + id + "/requeue").then().statusCode(202);
+        await().atMost(WAIT).until(() -> submissionRow(refundId).getInteger("status") == 1);
+        scanner.drain(LeasedTable.REFUND_CALLBACK_LOG);
+        awaitRefundStatus(refundId, "SUCCEEDED");
+        Api.as(Api.ALICE_TOKEN).post("/admin/refund-submissions/" + id + "/requeue").then().statusCode(409);
+        assertThat(db.count("SELECT COUNT(*) FROM audit_log WHERE action = 'requeue' AND target = ?",
+                "refund_submissions#" + id)).isEqualTo(1);
+    }
+
     // ---- helpers ----
+
+    /** Drains the refund's submission row, each round due at once, until the last query gave up on it. */
+    private Row queriedUntilGivenUp(String refundId) {
+        scanner.drain(LeasedTable.REFUND_SUBMISSIONS);
+        for (int round = 0; round < 10 && submissionRow(refundId).getInteger("status") == 0; round++) {
+            db.update("UPDATE refund_submissions SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE refund_no = ?", refundId);
+            scanner.drain(LeasedTable.REFUND_SUBMISSIONS);
+        }
+        Row submission = submissionRow(refundId);
+        assertThat(submission.getInteger("status")).isEqualTo(2);
+        return submission;
+    }
 
     private record Paid(String outTradeNo, String paymentIntent) {
     }
