@@ -60,7 +60,7 @@ public class StatementRuns {
             WHERE id = ? AND lease_token = ? AND status = 0""";
     static final String LAST_SUCCESS = """
             SELECT channel, TIMESTAMPDIFF(SECOND, MAX(compared_at), NOW(3)) AS age_seconds FROM statement_runs
-            WHERE state IN ('MATCHED', 'DIFFERENCES') GROUP BY channel""";
+            WHERE state IN ('MATCHED', 'DIFFERENCES') AND compared_at IS NOT NULL GROUP BY channel""";
 
     /** A run as stored. Totals are null until the run compared. */
     public record Run(long id, String merchantId, ChannelId channel, LocalDate billDate, RunState state, String fileDigest,

@@ -204,9 +204,9 @@ class ConsoleBrowserTest {
         String date = "2003-0" + (1 + (int) (Math.random() * 9)) + "-1" + (int) (Math.random() * 9);
         String merchant = Ids.unique("M");
         db.update("""
-                INSERT INTO statement_runs (merchant_id, channel, bill_date, state, status, retry_count, next_retry_at,
-                                            created_at, updated_at)
-                VALUES (?, 'alipay', ?, 'DIFFERENCES', 1, 0, NOW(3), NOW(3), NOW(3))""", merchant, date);
+                INSERT INTO statement_runs (merchant_id, channel, bill_date, state, compared_at, status, retry_count,
+                                            next_retry_at, created_at, updated_at)
+                VALUES (?, 'alipay', ?, 'DIFFERENCES', NOW(3), 1, 0, NOW(3), NOW(3), NOW(3))""", merchant, date);
         long run = db.first("SELECT id FROM statement_runs WHERE merchant_id = ?", merchant).getLong("id");
         String trade = Ids.unique("2026");
         db.update("""
