@@ -30,6 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -69,13 +70,15 @@ public class StatementResource {
     private final Discrepancies discrepancies;
     private final StatementActions actions;
     private final ProviderClients providers;
+    private final Clock clock;
 
     public StatementResource(StatementRuns runs, Discrepancies discrepancies, StatementActions actions,
-                             ProviderClients providers) {
+                             ProviderClients providers, Clock clock) {
         this.runs = runs;
         this.discrepancies = discrepancies;
         this.actions = actions;
         this.providers = providers;
+        this.clock = clock;
     }
 
     @GET
@@ -88,7 +91,7 @@ public class StatementResource {
     public Uni<Response> runs(@QueryParam("from") String from, @QueryParam("to") String to,
                               @QueryParam("channel") String channel, @QueryParam("merchantId") String merchantId,
                               @QueryParam("limit") @DefaultValue("100") int limit) {
-        Optional<LocalDate> last = to == null ? Optional.of(LocalDate.now()) : date(to);
+        Optional<LocalDate> last = to == null ? Optional.of(LocalDate.now(clock)) : date(to);
         Optional<LocalDate> first = from == null ? last.map(day -> day.minusDays(30)) : date(from);
         Optional<ChannelId> provider = channel == null ? Optional.empty() : ChannelId.fromPath(channel);
         if (first.isEmpty() || last.isEmpty() || first.get().isAfter(last.get())

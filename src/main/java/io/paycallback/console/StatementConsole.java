@@ -28,6 +28,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -129,6 +130,8 @@ public class StatementConsole {
     StatementActions actions;
     @Inject
     ProviderClients providers;
+    @Inject
+    Clock clock;
 
     @GET
     public Uni<TemplateInstance> page(@QueryParam("kind") String kind, @QueryParam("state") String state,
@@ -141,7 +144,7 @@ public class StatementConsole {
         Filter shown = new Filter(kindFilter.map(k -> k.name().toLowerCase(Locale.ROOT)).orElse(""),
                 stateFilter.map(s -> s.name().toLowerCase(Locale.ROOT)).orElse(""), provider.map(ChannelId::path).orElse(""),
                 day.map(LocalDate::toString).orElse(""));
-        LocalDate today = LocalDate.now();
+        LocalDate today = LocalDate.now(clock);
         return runs.list(today.minusDays(DAYS), today, provider.orElse(null), null, LIST_LIMIT)
                 .flatMap(runList -> discrepancies.list(new Discrepancies.Filter(kindFilter.orElse(null),
                                 stateFilter.orElse(null), provider.orElse(null), day.orElse(null), null), Long.MAX_VALUE, LIST_LIMIT)
