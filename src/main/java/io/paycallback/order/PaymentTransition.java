@@ -1,10 +1,14 @@
 package io.paycallback.order;
 
+import io.paycallback.channel.ChannelTradeNo;
+import io.paycallback.channel.Money;
+import io.paycallback.channel.OutTradeNo;
+import io.paycallback.channel.RefundNo;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emission;
-import io.paycallback.outbox.EventType;
 import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.Subject;
 import io.paycallback.provider.ProviderClients;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -72,7 +76,8 @@ public class PaymentTransition {
     }
 
     private static Transition paid(StoredPayment payment) {
-        return Transition.of(Transition.Result.PAID, List.of(event(payment, EventType.ORDER_PAID, null, null)));
+        return Transition.of(Transition.Result.PAID,
+                List.of(new DownstreamEvent.OrderPaid(source(payment), subject(payment))));
     }
 
     private Uni<Transition> stale(SqlClient transaction, StoredPayment payment, Order order) {
@@ -89,14 +94,15 @@ public class PaymentTransition {
 
     private Uni<Transition> refund(SqlClient transaction, StoredPayment payment, StalePayment stale) {
         String refundNo = "RFP" + payment.id();
+        Subject.Refund refunded = subject(payment).refundInFull(new RefundNo(refundNo));
         Refunds.Refund refund = new Refunds.Refund(payment.merchantId(), payment.channel(), refundNo, null,
                 payment.channelTradeNo(), payment.outTradeNo(), payment.amount(), null, payment.currency(),
                 RefundStatus.REQUESTED, stale.reason());
         boolean submit = payment.provider().flatMap(channel -> providers.find(channel, payment.merchantId())).isPresent();
         return refunds.request(transaction, refund, submit).map(requested -> requested
                 ? new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(),
-                List.of(event(payment, EventType.REFUND_REQUESTED, refundNo, stale.reason()),
-                        event(payment, EventType.ALERT, refundNo, stale.reason())))
+                List.of(new DownstreamEvent.RefundRequested(source(payment), refunded, stale.reason()),
+                        new DownstreamEvent.Alert(source(payment), refunded, stale.reason())))
                 : Transition.of(Transition.Result.DUPLICATE, List.of()));
     }
 
@@ -104,21 +110,24 @@ public class PaymentTransition {
         String reason = "amount mismatch: order " + order.amount().toPlainString() + " " + order.currency()
                 + ", callback " + payment.amount().toPlainString() + " " + payment.currency();
         return Uni.createFrom().item(new Transition(Transition.Result.DEAD_LETTER, reason,
-                List.of(event(payment, EventType.ALERT, null, reason))));
+                List.of(alert(payment, reason))));
     }
 
     /** The alert for a payment callback that could not be settled in all its tries. */
     public Uni<List<Emission>> giveUp(SqlClient transaction, StoredPayment payment, String reason) {
-        return outbox.emit(transaction, event(payment, EventType.ALERT, null, "dead letter: " + reason));
+        return outbox.emit(transaction, alert(payment, "dead letter: " + reason));
     }
 
     static String source(StoredPayment payment) {
         return "pay:" + payment.id();
     }
 
-    private static DownstreamEvent event(StoredPayment payment, EventType type, String refundNo, String reason) {
-        return new DownstreamEvent(source(payment), type, payment.merchantId(), payment.outTradeNo(),
-                payment.channel(), payment.channelTradeNo(), refundNo, payment.amount(),
-                refundNo == null ? null : payment.amount(), null, payment.currency(), reason);
+    private static DownstreamEvent alert(StoredPayment payment, String reason) {
+        return new DownstreamEvent.Alert(source(payment), subject(payment), reason);
+    }
+
+    private static Subject.Payment subject(StoredPayment payment) {
+        return new Subject.Payment(payment.merchantId(), payment.channel(), new OutTradeNo(payment.outTradeNo()),
+                new ChannelTradeNo(payment.channelTradeNo()), new Money(payment.amount(), payment.currency()));
     }
 }
