@@ -6,8 +6,6 @@ import io.paycallback.channel.OutTradeNo;
 import io.paycallback.channel.RefundNo;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.outbox.DownstreamEvent;
-import io.paycallback.outbox.Emission;
-import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.Subject;
 import io.paycallback.provider.ProviderClients;
 import io.smallrye.mutiny.Multi;
@@ -22,17 +20,15 @@ import java.util.List;
  * order emits its effects; a notice that finds the order in any other state goes through {@link StalePayment}.
  */
 @ApplicationScoped
-public class PaymentTransition {
+public class PaymentTransition implements CallbackTransition<StoredPayment> {
 
     private final Orders orders;
     private final Refunds refunds;
-    private final Outbox outbox;
     private final ProviderClients providers;
 
-    public PaymentTransition(Orders orders, Refunds refunds, Outbox outbox, ProviderClients providers) {
+    public PaymentTransition(Orders orders, Refunds refunds, ProviderClients providers) {
         this.orders = orders;
         this.refunds = refunds;
-        this.outbox = outbox;
         this.providers = providers;
     }
 
@@ -51,6 +47,7 @@ public class PaymentTransition {
      *
      * @return the transitions in the payments' order
      */
+    @Override
     public Uni<List<Transition>> applyAll(SqlClient transaction, List<StoredPayment> payments) {
         if (payments.size() == 1) {
             return apply(transaction, payments.get(0)).map(List::of);
@@ -83,7 +80,7 @@ public class PaymentTransition {
     private Uni<Transition> stale(SqlClient transaction, StoredPayment payment, Order order) {
         StalePayment stale = StalePayment.of(order, payment.channel(), payment.channelTradeNo());
         if (stale == StalePayment.DUPLICATE) {
-            return Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()));
+            return Uni.createFrom().item(Transition.duplicate());
         }
         if (!stale.refunds()) {
             return Uni.createFrom().failure(new NotYetSettledException(
@@ -103,26 +100,22 @@ public class PaymentTransition {
                 ? new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(),
                 List.of(new DownstreamEvent.RefundRequested(source(payment), refunded, stale.reason()),
                         new DownstreamEvent.Alert(source(payment), refunded, stale.reason())))
-                : Transition.of(Transition.Result.DUPLICATE, List.of()));
+                : Transition.duplicate());
     }
 
     private Uni<Transition> amountMismatch(StoredPayment payment, Order order) {
         String reason = "amount mismatch: order " + order.amount().toPlainString() + " " + order.currency()
                 + ", callback " + payment.amount().toPlainString() + " " + payment.currency();
-        return Uni.createFrom().item(new Transition(Transition.Result.DEAD_LETTER, reason,
-                List.of(alert(payment, reason))));
-    }
-
-    /** The alert for a payment callback that could not be settled in all its tries. */
-    public Uni<List<Emission>> giveUp(SqlClient transaction, StoredPayment payment, String reason) {
-        return outbox.emit(transaction, alert(payment, "dead letter: " + reason));
+        return Uni.createFrom().item(Transition.deadLetter(reason, alert(payment, reason)));
     }
 
     static String source(StoredPayment payment) {
         return "pay:" + payment.id();
     }
 
-    private static DownstreamEvent alert(StoredPayment payment, String reason) {
+    /** The alert about the payment itself, whether dead-lettered at once or after its tries. */
+    @Override
+    public DownstreamEvent alert(StoredPayment payment, String reason) {
         return new DownstreamEvent.Alert(source(payment), subject(payment), reason);
     }
 
