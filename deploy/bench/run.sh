@@ -615,6 +615,11 @@ SQL
   [[ $found == "$expected" && $lines == "$n" && $state == DIFFERENCES && $alive == yes ]] && exact=yes
   log "statement: state $state, $lines lines in $seconds s (enrolment to compared), load before $load0, after $(cut -d' ' -f1-3 /proc/loadavg)"
   log "statement: discrepancies $found; injected $expected; exact: $exact; JVM alive: $alive"
+  # The service's own split of the run (StatementRunner's log line).
+  local split
+  split=$(grep -o 'read and staged in [0-9.]* s, compared in [0-9.]* s, repairs and record [0-9.]* s' \
+    "$WORK/service-$RUN-$START_NO.log" | tail -1 || true)
+  log "statement: $split"
   log "statement: heap max before/after GC $gc_before/$gc_after MB (committed max $gc_committed MB, $gcs GCs); RSS max sampled $rss_max MB, VmHWM $hwm MB; CPU service $((cpu_s / 1000)) s, mariadbd $((db_s / 1000)) s"
   printf '%s\n' "$heap_info" >"$WORK/statement-heap-$RUN.txt"
   [[ -z $(cut -f4 <<<"$run_row") ]] || log "statement: last error: $(cut -f4 <<<"$run_row")"
@@ -629,6 +634,8 @@ SQL
   record statement_cpu_java_s "$(awk -v c="$cpu_s" 'BEGIN{printf "%.1f", c/1000}')"
   record statement_cpu_db_s "$(awk -v c="$db_s" 'BEGIN{printf "%.1f", c/1000}')"
   record statement_load1 "${load0%% *}"
+  record statement_staged_s "$(sed -n 's/^read and staged in \([0-9.]*\) s.*/\1/p' <<<"$split")"
+  record statement_compare_s "$(sed -n 's/.*compared in \([0-9.]*\) s.*/\1/p' <<<"$split")"
   cleanup
   stop_bill_server
 }
@@ -754,6 +761,7 @@ report() {
       row "statement: heap max after / before GC MB; peak RSS MB" \
         "$(median statement_heap_after_gc_mb) / $(median statement_heap_before_gc_mb); $(median statement_rss_max_mb)" "" "-" "-" statement_heap_after_gc_mb
       row "statement: CPU s service / mariadbd" "$(median statement_cpu_java_s) / $(median statement_cpu_db_s)" "" "-" "-" statement_cpu_java_s
+      row "statement: s read and staged / compared (the service's log)" "$(median statement_staged_s) / $(median statement_compare_s)" "" "-" "-" statement_staged_s
     fi
     row "process start to first ready probe, s (every start)" "$(median start_ready_s)" "" "-" "-" start_ready_s
   } >"$TABLE"
