@@ -499,9 +499,6 @@ e2e() {
   log "e2e${LABEL:+ [transaction-size $LABEL]}: $delivered/$n orders PAID and delivered, first callback stored to last delivery $((first_to_last_us / 1000)) ms; wall $((end_ms - start_ms)) ms (wrk $ingest_ms ms); RSS max $rss_max MB"
 }
 
-
-# ---- report ------------------------------------------------------------------------------------------------------
-# Written after every run, so an interrupted RUNS=3 still leaves the medians of the runs it finished.
 # One statement run of a STATEMENT_LINES-line WeChat Pay bill by the packaged service itself, at the image's JVM
 # options (-Xmx128m, -XX:+ExitOnOutOfMemoryError) plus a GC log. The bill comes from io.paycallback.bench.BillServer,
 # the tests' fake providers in a process of their own: the signed apply answer (GET /v3/bill/tradebill) and the gzip
@@ -640,6 +637,8 @@ SQL
   stop_bill_server
 }
 
+# ---- report ------------------------------------------------------------------------------------------------------
+# Written after every run, so an interrupted RUNS=3 still leaves the medians of the runs it finished.
 report() {
   median() { # figure -> median over runs ("" when absent)
     awk -F'\t' -v f="$1" '$2==f {print $3}' "$RESULTS" | sort -g \
