@@ -122,6 +122,7 @@ public class StatementRunner implements LeaseHandler {
         if (bill instanceof TradeBill.NotReady notReady) {
             return notReady(lease, run, notReady);
         }
+        long started = System.nanoTime();
         Heartbeat heartbeat = new Heartbeat(lease);
         StagingSink sink = new StagingSink(pool, lines, run.id(), settings.insertBatch(), timeout, heartbeat);
         String digest;
@@ -134,6 +135,7 @@ public class StatementRunner implements LeaseHandler {
             lines.deleteRun(run.id(), compareTimeout);
             throw new IllegalStateException("bill download broke off: " + broken);
         }
+        long staged = System.nanoTime();
         runs.extend(pool, lease, RUN_LEASE).await().atMost(timeout);
         Comparison.Day day = day(run);
         long window = Math.max(1, settings.crossDayWindow().toDays());
@@ -143,6 +145,7 @@ public class StatementRunner implements LeaseHandler {
         comparison.listedElsewhere(pool, run).await().atMost(compareTimeout);
         comparison.openDue(pool).await().atMost(compareTimeout);
         metrics.linesCompared(run.channel(), sink.count());
+        long compared = System.nanoTime();
         int repaired = 0;
         for (Discrepancies.Discrepancy missing : discrepancies.repairable(run.id(), REPAIRS_PER_TRY).await().atMost(timeout)) {
             heartbeat.run();
@@ -156,8 +159,11 @@ public class StatementRunner implements LeaseHandler {
         StatementMetrics.Result result = state == RunState.MATCHED
                 ? StatementMetrics.Result.MATCHED : StatementMetrics.Result.DIFFERENCES;
         metrics.run(run.channel(), result);
-        LOG.infof("Statement %s of merchant %s for %s: %d lines, %d open, %d repaired", run.channel().path(),
-                run.merchantId(), run.billDate(), sink.count(), open, repaired);
+        // Where a slow run spent its time: the download and staging, the set-based comparison, the repairs' queries.
+        LOG.infof("Statement %s of merchant %s for %s: %d lines, %d open, %d repaired; read and staged in %.1f s,"
+                        + " compared in %.1f s, repairs and record %.1f s", run.channel().path(), run.merchantId(),
+                run.billDate(), sink.count(), open, repaired, (staged - started) / 1e9, (compared - staged) / 1e9,
+                (System.nanoTime() - compared) / 1e9);
         return Attempted.done(lease, result.tag());
     }
 
