@@ -1,5 +1,6 @@
 package io.paycallback.statement;
 
+import io.paycallback.channel.OutTradeNo;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.Leased;
@@ -9,6 +10,7 @@ import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.Subject;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.StatementClient;
 import io.paycallback.provider.TradeBill;
@@ -198,9 +200,9 @@ public class StatementRunner implements LeaseHandler {
                 .chain(() -> runs.find(transaction, lease.id()))
                 .flatMap(run -> {
                     metrics.run(run.channel(), StatementMetrics.Result.DEAD);
-                    return outbox.emit(transaction, DownstreamEvent.alert("statement:" + run.id(), run.merchantId(), null,
-                            run.channel().path(), null, null, null, "statement run of " + run.billDate()
-                                    + " given up: " + reason));
+                    return outbox.emit(transaction, new DownstreamEvent.Alert("statement:" + run.id(),
+                            Subject.Trade.channel(run.merchantId(), run.channel().path()),
+                            "statement run of " + run.billDate() + " given up: " + reason));
                 })
                 .map(emitted -> (AfterCommit) new Emitted(emitted));
     }
