@@ -31,9 +31,7 @@ EXTRA_DONE=${EXTRA_DONE:-1000000}
 DELIVERY_ROWS=${DELIVERY_ROWS:-60000}  # due outbox events of the delivery phase
 DRAIN_TIMEOUT=${DRAIN_TIMEOUT:-600}    # seconds; a drain slower than this is reported from its partial progress
 STATEMENT_LINES=${STATEMENT_LINES:-1000000}  # bill lines of the statement phase
-# Heap of the statement phase's JVM. Not the deployed 128m: that JVM is a @QuarkusTest, which also holds the test
-# framework, RestAssured and the fake providers, and even a small @QuarkusTest suite runs out of heap at 128m.
-STATEMENT_HEAP=${STATEMENT_HEAP:-256m}
+STATEMENT_TIMEOUT=${STATEMENT_TIMEOUT:-900}  # seconds from enrolment; a slower run is reported as failed
 E2E_ROWS=${E2E_ROWS:-100000}           # paid stripe callbacks of the e2e phase, each sent exactly once
 E2E_TIMEOUT=${E2E_TIMEOUT:-600}        # seconds for sending plus processing; a slower e2e reports partial progress
 LIMIT_BATCH=${LIMIT_BATCH:-50}         # orders per transaction in the limit phase (the service's transaction-size)
@@ -103,7 +101,7 @@ stop_sink() {
   if [[ -n $SINK_PID ]]; then kill "$SINK_PID" 2>/dev/null || true; fi
   SINK_PID=
 }
-trap 'cleanup; stop_sink' EXIT
+trap 'cleanup; stop_sink; stop_bill_server' EXIT
 trap 'exit 130' INT TERM
 
 # ---- tools and database ------------------------------------------------------------------------------------------
@@ -217,11 +215,12 @@ SQL
 }
 
 START_NO=0
-start_service() { # [transaction-size|default] [sink]
+start_service() { # [transaction-size|default] [sink|-] [more JVM options...]
   local batch=${1:-default} started
   local opts=()
   if [[ $batch != default ]]; then opts+=("-Dpaycallback.retry.transaction-size=$batch"); fi
   if [[ $SINK == 1 || ${2:-} == sink ]]; then opts+=("${SINK_OPTS[@]}"); fi
+  opts+=("${@:3}")
   START_NO=$((START_NO + 1))
   # Another service on these ports would answer our readiness probe and take our load.
   if curl -s -o /dev/null --max-time 1 "$APP/" || curl -s -o /dev/null --max-time 1 "$MGMT/q/health/ready"; then
@@ -509,27 +508,146 @@ e2e() {
   log "e2e${LABEL:+ [transaction-size $LABEL]}: $delivered/$n orders PAID and delivered, first callback stored to last delivery $((first_to_last_us / 1000)) ms; wall $((end_ms - start_ms)) ms (wrk $ingest_ms ms); RSS max $rss_max MB"
 }
 
+# One statement run of a STATEMENT_LINES-line WeChat Pay bill by the packaged service itself, at the image's JVM
+# options (-Xmx128m, -XX:+ExitOnOutOfMemoryError) plus a GC log. The bill comes from io.paycallback.bench.BillServer,
+# the tests' fake providers in a process of their own: the signed apply answer (GET /v3/bill/tradebill) and the gzip
+# download, written while it is served (never held), whose decompressed SHA-1 the service checks. Line i pays order
+# ST<run>-<i>, transaction 4200ST<run>-<i>, 1.00 CNY. The ledger is loaded with set-based INSERTs (not timed), with
+# differences injected per 10,000 lines: i MOD 10000 = 0 is not registered here (NOT_REGISTERED); 2500 is an order
+# still PENDING (MISSING_HERE: the run asks the provider, which does not know it, so it stays open); 5000 was paid
+# 2.00 (AMOUNT_DIFFERS); and STATEMENT_LINES/10,000 paid orders of the day are in no bill (MISSING_AT_PROVIDER, open
+# at once: the date is 30 days back, past the cross-day window). The run is enrolled through the admin API and timed
+# from its enrolment (created_at) to its comparison (compared_at), both stamped by the database; that includes the
+# scanner's pick-up (paycallback.retry.scan-interval, 5 s).
+BILL_PID=
+stop_bill_server() {
+  if [[ -n $BILL_PID ]]; then kill "$BILL_PID" 2>/dev/null || true; fi
+  BILL_PID=
+}
+
+statement() {
+  local n=$STATEMENT_LINES p="ST$RUN-" date at base extra=$((STATEMENT_LINES / 10000)) gc_log="$WORK/statement-gc-$RUN.log"
+  date=$(date -u -d '30 days ago' +%F)
+  log "statement: a $n-line WeChat Pay bill of $date compared by the packaged service ($(grep -o -- '-Xmx[^ ]*' <<<"$JAVA_OPTS"))"
+  : >"$WORK/bill-server.url"
+  java -Xmx256m -cp "$GEN_CP" io.paycallback.bench.BillServer "$WORK/keys" "$WORK/bill-server.properties" \
+    >"$WORK/bill-server.url" 2>"$WORK/bill-server.err" &
+  BILL_PID=$!
+  for _ in $(seq 1 100); do [[ -s $WORK/bill-server.url ]] && break; sleep 0.1; done
+  [[ -s $WORK/bill-server.url ]] || { cat "$WORK/bill-server.err" >&2; echo "BillServer did not start" >&2; exit 1; }
+  base=$(head -1 "$WORK/bill-server.url")
+  local bill_opts=()
+  while IFS= read -r line; do bill_opts+=("-D$line"); done <"$WORK/bill-server.properties"
+
+  start_service default - "${bill_opts[@]}" "-Xlog:gc:file=$gc_log"
+  # The orders first, then their payments, dated noon of the bill date in Beijing in the database's clock.
+  at="TIMESTAMP('$date 04:00:00') + INTERVAL TIMESTAMPDIFF(SECOND, UTC_TIMESTAMP(), NOW()) SECOND"
+  local seeded=$(now_ms)
+  sql "$DB" <<SQL
+INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, channel, channel_trade_no, paid_at, created_at,
+                    updated_at)
+  SELECT 'default', CONCAT('$p', seq), IF(seq MOD 10000 = 5000, 2.00, 1.00), 'CNY',
+         IF(seq MOD 10000 = 2500, 'PENDING', 'PAID'), IF(seq MOD 10000 = 2500, NULL, 'wxpay'),
+         IF(seq MOD 10000 = 2500, NULL, CONCAT('4200$p', seq)), IF(seq MOD 10000 = 2500, NULL, $at), $at, $at
+  FROM seq_1_to_$n WHERE seq MOD 10000 <> 0;
+INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount, currency,
+                              origin, status, retry_count, next_retry_at, raw_body, created_at, updated_at)
+  SELECT 'default', 'wxpay', CONCAT('4200$p', seq), CONCAT('$p', seq), 'SUCCESS', IF(seq MOD 10000 = 5000, 2.00, 1.00),
+         'CNY', 'callback', 3, 0, $at, '', $at, $at
+  FROM seq_1_to_$n WHERE seq MOD 10000 NOT IN (0, 2500);
+SQL
+  if ((extra > 0)); then
+    sql "$DB" <<SQL
+INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, channel, channel_trade_no, paid_at, created_at,
+                    updated_at)
+  SELECT 'default', CONCAT('${p}X', seq), 1.00, 'CNY', 'PAID', 'wxpay', CONCAT('4200${p}X', seq), $at, $at, $at
+  FROM seq_1_to_$extra;
+INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount, currency,
+                              origin, status, retry_count, next_retry_at, raw_body, created_at, updated_at)
+  SELECT 'default', 'wxpay', CONCAT('4200${p}X', seq), CONCAT('${p}X', seq), 'SUCCESS', 1.00, 'CNY', 'callback', 3, 0,
+         $at, '', $at, $at
+  FROM seq_1_to_$extra;
+SQL
+  fi
+  sql "$DB" -e "ANALYZE TABLE orders, pay_callback_log" >/dev/null
+  # The fake states the bill's SHA-1 in its apply answer, so it writes the bill once to learn it (not timed).
+  curl -fsS -o /dev/null -X POST "$base/control/generated-bill?date=$date&prefix=$p&lines=$n"
+  log "statement: ledger and bill ready in $(($(now_ms) - seeded)) ms; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+  local load0 cpu0 db0 rss_max=0 rss row state="" status=0 waited=0
+  load0=$(cut -d' ' -f1-3 /proc/loadavg)
+  cpu0=$(cpu_ms "$SERVICE_PID"); db0=$(cpu_ms "$MARIADB_PID")
+  local answer
+  answer=$(curl -fsS -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' -X POST \
+    "$APP/admin/statements/runs" -d "{\"merchantId\":\"default\",\"channel\":\"wxpay\",\"billDate\":\"$date\"}")
+  log "statement: enrolled through the admin API: $answer"
+  local started
+  started=$(now_ms)
+  while :; do
+    if ! kill -0 "$SERVICE_PID" 2>/dev/null; then
+      log "statement: the service exited during the run"; break
+    fi
+    rss=$(rss_mb); ((rss > rss_max)) && rss_max=$rss
+    row=$(sql "$DB" -e "SELECT state, status FROM statement_runs WHERE channel = 'wxpay' AND bill_date = '$date'")
+    state=$(cut -f1 <<<"$row"); status=$(cut -f2 <<<"$row")
+    [[ $state == MATCHED || $state == DIFFERENCES || $state == FAILED || $state == RETRYING || $status != 0 ]] && break
+    waited=$(($(now_ms) - started))
+    ((waited < STATEMENT_TIMEOUT * 1000)) || { log "statement: no result after $STATEMENT_TIMEOUT s"; break; }
+    sleep 0.5
+  done
+  local alive=yes
+  kill -0 "$SERVICE_PID" 2>/dev/null || alive=no
+  grep -q 'OutOfMemoryError' "$WORK/service-$RUN-$START_NO.log" && alive="no (OutOfMemoryError)"
+  local cpu_s db_s
+  cpu_s=$(( ($(cpu_ms "$SERVICE_PID" 2>/dev/null || echo "$cpu0") - cpu0) ))
+  db_s=$(( $(cpu_ms "$MARIADB_PID") - db0 ))
+  # The heap: largest occupancy left after a collection and largest before one (the GC log's "before->after(committed)"),
+  # over the service's whole life; the JVM's own view at the end; the process's peak RSS (VmHWM).
+  local gc_after gc_before gc_committed gcs heap_info hwm
+  read -r gc_before gc_after gc_committed gcs < <(grep -o '[0-9]*M->[0-9]*M([0-9]*M)' "$gc_log" \
+    | awk -F'[M>()-]+' '{if ($1>b) b=$1; if ($2>a) a=$2; if ($3>c) c=$3; n++} END {print b+0, a+0, c+0, n+0}')
+  heap_info=$("$(dirname "$(readlink -f "$(command -v "$SERVICE_JAVA")")")/jcmd" "$SERVICE_PID" GC.heap_info 2>&1 | tail -n +2 || true)
+  hwm=$(awk '/^VmHWM/ {printf "%.0f", $2/1024}' "/proc/$SERVICE_PID/status" 2>/dev/null || echo "?")
+  local run_row seconds lines found expected
+  run_row=$(sql "$DB" -e "SELECT id, lines_compared, TIMESTAMPDIFF(MICROSECOND, created_at, compared_at) / 1e6,
+      IFNULL(last_error, '') FROM statement_runs WHERE channel = 'wxpay' AND bill_date = '$date'")
+  lines=$(cut -f2 <<<"$run_row"); seconds=$(cut -f3 <<<"$run_row")
+  found=$(sql "$DB" -e "SELECT kind, COUNT(*) FROM statement_discrepancies WHERE run_id = '$(cut -f1 <<<"$run_row")'
+      GROUP BY kind ORDER BY kind" | tr '\t\n' '= ' | sed 's/ $//')
+  local nr=$((n / 10000)) mh=$((n >= 2500 ? (n - 2500) / 10000 + 1 : 0)) ad=$((n >= 5000 ? (n - 5000) / 10000 + 1 : 0))
+  expected=$(printf '%s\n' "AMOUNT_DIFFERS=$ad" "MISSING_AT_PROVIDER=$extra" "MISSING_HERE=$mh" "NOT_REGISTERED=$nr" \
+    | grep -v '=0$' | paste -sd' ')
+  local exact=no
+  [[ $found == "$expected" && $lines == "$n" && $state == DIFFERENCES && $alive == yes ]] && exact=yes
+  log "statement: state $state, $lines lines in $seconds s (enrolment to compared), load before $load0, after $(cut -d' ' -f1-3 /proc/loadavg)"
+  log "statement: discrepancies $found; injected $expected; exact: $exact; JVM alive: $alive"
+  # The service's own split of the run (StatementRunner's log line).
+  local split
+  split=$(grep -o 'read and staged in [0-9.]* s, compared in [0-9.]* s, repairs and record [0-9.]* s' \
+    "$WORK/service-$RUN-$START_NO.log" | tail -1 || true)
+  log "statement: $split"
+  log "statement: heap max before/after GC $gc_before/$gc_after MB (committed max $gc_committed MB, $gcs GCs); RSS max sampled $rss_max MB, VmHWM $hwm MB; CPU service $((cpu_s / 1000)) s, mariadbd $((db_s / 1000)) s"
+  printf '%s\n' "$heap_info" >"$WORK/statement-heap-$RUN.txt"
+  [[ -z $(cut -f4 <<<"$run_row") ]] || log "statement: last error: $(cut -f4 <<<"$run_row")"
+  if [[ $exact == yes ]]; then
+    record statement_seconds "$seconds"
+    record statement_lines_per_s "$(awk -v n="$lines" -v s="$seconds" 'BEGIN{printf "%.0f", n/s}')"
+  fi
+  record statement_exact "$([[ $exact == yes ]] && echo 1 || echo 0)"
+  record statement_heap_after_gc_mb "$gc_after"
+  record statement_heap_before_gc_mb "$gc_before"
+  record statement_rss_max_mb "$hwm"
+  record statement_cpu_java_s "$(awk -v c="$cpu_s" 'BEGIN{printf "%.1f", c/1000}')"
+  record statement_cpu_db_s "$(awk -v c="$db_s" 'BEGIN{printf "%.1f", c/1000}')"
+  record statement_load1 "${load0%% *}"
+  record statement_staged_s "$(sed -n 's/^read and staged in \([0-9.]*\) s.*/\1/p' <<<"$split")"
+  record statement_compare_s "$(sed -n 's/.*compared in \([0-9.]*\) s.*/\1/p' <<<"$split")"
+  cleanup
+  stop_bill_server
+}
 
 # ---- report ------------------------------------------------------------------------------------------------------
 # Written after every run, so an interrupted RUNS=3 still leaves the medians of the runs it finished.
-# One statement run of a STATEMENT_LINES-line WeChat Pay bill against as many PAID orders (every 10,000th missing),
-# in a JVM capped at STATEMENT_HEAP: io.paycallback.statement.StatementBench, where the loopback fake
-# provider writes the gzip bill while serving it and the run fetches, verifies (SHA-1), stages and compares it. Timed
-# from enrolment to the run's finish; loading the ledger rows is not. Needs no service of its own.
-statement() {
-  log "statement: a $STATEMENT_LINES-line bill compared in one run, -Xmx$STATEMENT_HEAP"
-  if ! QUARKUS_DATASOURCE_JDBC_URL="jdbc:mariadb://127.0.0.1:3306/$DB" QUARKUS_DATASOURCE_REACTIVE_URL="mysql://127.0.0.1:3306/$DB" \
-      QUARKUS_DATASOURCE_USERNAME="$DB_USER" QUARKUS_DATASOURCE_PASSWORD="$DB_PASSWORD" \
-      ./mvnw -B test -Dtest=StatementBench -Dstatement.bench.lines="$STATEMENT_LINES" -DargLine=-Xmx"$STATEMENT_HEAP" \
-      -Dsurefire.failIfNoSpecifiedTests=false >"$WORK/statement.log" 2>&1; then
-    log "statement: failed, see $WORK/statement.log"
-    return 1
-  fi
-  for figure in seconds lines_per_s peak_heap_mb; do
-    record "statement_$figure" "$(awk -F'\t' -v f="$figure" '$1 == f {print $2}' target/statement-bench.tsv)"
-  done
-}
-
 report() {
   median() { # figure -> median over runs ("" when absent)
     awk -F'\t' -v f="$1" '$2==f {print $3}' "$RESULTS" | sort -g \
@@ -642,8 +760,17 @@ report() {
           "$(median ${f}_cpu_java_ms@$b) / $(median ${f}_cpu_db_ms@$b); $(median ${f}_statements@$b); $(median ${f}_fsyncs@$b)" "" "-" "-" ${f}_cpu_java_ms@$b
       done
     done
-    row "statement: $STATEMENT_LINES bill lines compared in one run, s (-Xmx$STATEMENT_HEAP test JVM; peak heap MB)" \
-      "$(median statement_seconds) ($(median statement_peak_heap_mb))" "" "<= 60" "$(pass "$(median statement_seconds)" "<=" 60)" statement_seconds
+    if [[ -n $(median statement_exact) ]]; then
+      ok=$(awk -F'\t' '$2=="statement_exact" {k++; if ($3 != 1) bad=1} END {print (!k ? "n/a" : bad ? "FAIL" : "pass")}' "$RESULTS")
+      row "statement: $STATEMENT_LINES-line WeChat Pay bill, enrolment to compared, s, by the service ($(grep -o -- '-Xmx[^ ]*' <<<"$JAVA_OPTS"))" \
+        "$(median statement_seconds)" "" "<= 60" "$(pass "$(median statement_seconds)" "<=" 60)" statement_seconds
+      row "statement: lines/s; load (1 min) at the start" "$(median statement_lines_per_s); $(median statement_load1)" "" "-" "-" statement_load1
+      row "statement: discrepancies found exactly as injected, JVM alive" "$(median statement_exact)" "" "1" "$ok" statement_exact
+      row "statement: heap max after / before GC MB; peak RSS MB" \
+        "$(median statement_heap_after_gc_mb) / $(median statement_heap_before_gc_mb); $(median statement_rss_max_mb)" "" "-" "-" statement_heap_after_gc_mb
+      row "statement: CPU s service / mariadbd" "$(median statement_cpu_java_s) / $(median statement_cpu_db_s)" "" "-" "-" statement_cpu_java_s
+      row "statement: s read and staged / compared (the service's log)" "$(median statement_staged_s) / $(median statement_compare_s)" "" "-" "-" statement_staged_s
+    fi
     row "process start to first ready probe, s (every start)" "$(median start_ready_s)" "" "-" "-" start_ready_s
   } >"$TABLE"
 

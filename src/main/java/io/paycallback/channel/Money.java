@@ -3,13 +3,21 @@ package io.paycallback.channel;
 import java.math.BigDecimal;
 import java.util.Currency;
 import java.util.Locale;
+import java.util.Objects;
 
-/** Provider amounts in minor units, turned into the DECIMAL(18,2) amounts the ledger stores. */
-public final class Money {
+/**
+ * An amount with its currency, as one value where they travel together; and the conversions of provider amounts in
+ * minor units to and from the DECIMAL(18,2) amounts the ledger stores.
+ *
+ * @param currency upper-case ISO 4217 code, as the ledger stores it
+ */
+public record Money(BigDecimal amount, String currency) {
 
     private static final int LEDGER_SCALE = 2;
 
-    private Money() {
+    public Money {
+        Objects.requireNonNull(amount, "amount");
+        Objects.requireNonNull(currency, "currency");
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.paycallback.closing;
 
+import io.paycallback.channel.OutTradeNo;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.CallbackLedger;
 import io.paycallback.ledger.Lease;
@@ -14,6 +15,7 @@ import io.paycallback.order.Orders;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.Subject;
 import io.paycallback.provider.CloseAnswer;
 import io.paycallback.provider.ProviderClient;
 import io.paycallback.provider.ProviderClients;
@@ -120,8 +122,8 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
 
     @Override
     protected Uni<AfterCommit> alert(SqlClient transaction, CloseRequests.CloseRequest request, String reason) {
-        return outbox.emit(transaction, DownstreamEvent.alert("close:" + request.id(), request.merchantId(),
-                        request.outTradeNo(), null, null, null, null,
+        return outbox.emit(transaction, new DownstreamEvent.Alert("close:" + request.id(),
+                        Subject.Trade.order(request.merchantId(), new OutTradeNo(request.outTradeNo())),
                         "order " + request.outTradeNo() + " stays CLOSING, an operator decides: " + reason))
                 .map(Emitted::new);
     }

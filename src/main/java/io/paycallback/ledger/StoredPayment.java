@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /** A reserved payment callback, as the order state machine sees it: provider-neutral, from our own table. */
 public record StoredPayment(long id, String merchantId, String channel, String channelTradeNo, String outTradeNo,
-                            BigDecimal amount, String currency) {
+                            BigDecimal amount, String currency) implements StoredCallback {
 
     /**
      * The provider the stored channel names, read here so that the state machine never parses a channel's path;

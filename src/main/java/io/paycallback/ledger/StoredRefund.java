@@ -11,5 +11,5 @@ import java.math.BigDecimal;
  */
 public record StoredRefund(long id, String merchantId, String channel, String refundNo, String channelRefundId,
                            String channelTradeNo, String outTradeNo, boolean succeeded, BigDecimal amount,
-                           BigDecimal refundedTotal, String currency) {
+                           BigDecimal refundedTotal, String currency) implements StoredCallback {
 }

@@ -1,10 +1,12 @@
 package io.paycallback.order;
 
+import io.paycallback.channel.ChannelTradeNo;
+import io.paycallback.channel.Money;
+import io.paycallback.channel.OutTradeNo;
+import io.paycallback.channel.RefundNo;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.outbox.DownstreamEvent;
-import io.paycallback.outbox.Emission;
-import io.paycallback.outbox.EventType;
-import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.Subject;
 import io.paycallback.provider.ProviderClients;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -18,17 +20,15 @@ import java.util.List;
  * order emits its effects; a notice that finds the order in any other state goes through {@link StalePayment}.
  */
 @ApplicationScoped
-public class PaymentTransition {
+public class PaymentTransition implements CallbackTransition<StoredPayment> {
 
     private final Orders orders;
     private final Refunds refunds;
-    private final Outbox outbox;
     private final ProviderClients providers;
 
-    public PaymentTransition(Orders orders, Refunds refunds, Outbox outbox, ProviderClients providers) {
+    public PaymentTransition(Orders orders, Refunds refunds, ProviderClients providers) {
         this.orders = orders;
         this.refunds = refunds;
-        this.outbox = outbox;
         this.providers = providers;
     }
 
@@ -47,6 +47,7 @@ public class PaymentTransition {
      *
      * @return the transitions in the payments' order
      */
+    @Override
     public Uni<List<Transition>> applyAll(SqlClient transaction, List<StoredPayment> payments) {
         if (payments.size() == 1) {
             return apply(transaction, payments.get(0)).map(List::of);
@@ -72,13 +73,14 @@ public class PaymentTransition {
     }
 
     private static Transition paid(StoredPayment payment) {
-        return Transition.of(Transition.Result.PAID, List.of(event(payment, EventType.ORDER_PAID, null, null)));
+        return Transition.of(Transition.Result.PAID,
+                List.of(new DownstreamEvent.OrderPaid(source(payment), subject(payment))));
     }
 
     private Uni<Transition> stale(SqlClient transaction, StoredPayment payment, Order order) {
         StalePayment stale = StalePayment.of(order, payment.channel(), payment.channelTradeNo());
         if (stale == StalePayment.DUPLICATE) {
-            return Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()));
+            return Uni.createFrom().item(Transition.duplicate());
         }
         if (!stale.refunds()) {
             return Uni.createFrom().failure(new NotYetSettledException(
@@ -89,36 +91,36 @@ public class PaymentTransition {
 
     private Uni<Transition> refund(SqlClient transaction, StoredPayment payment, StalePayment stale) {
         String refundNo = "RFP" + payment.id();
+        Subject.Refund refunded = subject(payment).refundInFull(new RefundNo(refundNo));
         Refunds.Refund refund = new Refunds.Refund(payment.merchantId(), payment.channel(), refundNo, null,
                 payment.channelTradeNo(), payment.outTradeNo(), payment.amount(), null, payment.currency(),
                 RefundStatus.REQUESTED, stale.reason());
         boolean submit = payment.provider().flatMap(channel -> providers.find(channel, payment.merchantId())).isPresent();
         return refunds.request(transaction, refund, submit).map(requested -> requested
                 ? new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(),
-                List.of(event(payment, EventType.REFUND_REQUESTED, refundNo, stale.reason()),
-                        event(payment, EventType.ALERT, refundNo, stale.reason())))
-                : Transition.of(Transition.Result.DUPLICATE, List.of()));
+                List.of(new DownstreamEvent.RefundRequested(source(payment), refunded, stale.reason()),
+                        new DownstreamEvent.Alert(source(payment), refunded, stale.reason())))
+                : Transition.duplicate());
     }
 
     private Uni<Transition> amountMismatch(StoredPayment payment, Order order) {
         String reason = "amount mismatch: order " + order.amount().toPlainString() + " " + order.currency()
                 + ", callback " + payment.amount().toPlainString() + " " + payment.currency();
-        return Uni.createFrom().item(new Transition(Transition.Result.DEAD_LETTER, reason,
-                List.of(event(payment, EventType.ALERT, null, reason))));
-    }
-
-    /** The alert for a payment callback that could not be settled in all its tries. */
-    public Uni<List<Emission>> giveUp(SqlClient transaction, StoredPayment payment, String reason) {
-        return outbox.emit(transaction, event(payment, EventType.ALERT, null, "dead letter: " + reason));
+        return Uni.createFrom().item(Transition.deadLetter(reason, alert(payment, reason)));
     }
 
     static String source(StoredPayment payment) {
         return "pay:" + payment.id();
     }
 
-    private static DownstreamEvent event(StoredPayment payment, EventType type, String refundNo, String reason) {
-        return new DownstreamEvent(source(payment), type, payment.merchantId(), payment.outTradeNo(),
-                payment.channel(), payment.channelTradeNo(), refundNo, payment.amount(),
-                refundNo == null ? null : payment.amount(), null, payment.currency(), reason);
+    /** The alert about the payment itself, whether dead-lettered at once or after its tries. */
+    @Override
+    public DownstreamEvent alert(StoredPayment payment, String reason) {
+        return new DownstreamEvent.Alert(source(payment), subject(payment), reason);
+    }
+
+    private static Subject.Payment subject(StoredPayment payment) {
+        return new Subject.Payment(payment.merchantId(), payment.channel(), new OutTradeNo(payment.outTradeNo()),
+                new ChannelTradeNo(payment.channelTradeNo()), new Money(payment.amount(), payment.currency()));
     }
 }

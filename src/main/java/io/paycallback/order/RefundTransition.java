@@ -1,12 +1,14 @@
 package io.paycallback.order;
 
+import io.paycallback.channel.ChannelTradeNo;
+import io.paycallback.channel.OutTradeNo;
+import io.paycallback.channel.RefundNo;
 import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.ledger.StoredRefund;
 import io.paycallback.outbox.DownstreamEvent;
-import io.paycallback.outbox.Emission;
-import io.paycallback.outbox.EventType;
-import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.Subject;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,20 +23,26 @@ import java.util.List;
  * would take the total beyond what was paid, changes nothing and is dead-lettered for a person.
  */
 @ApplicationScoped
-public class RefundTransition {
+public class RefundTransition implements CallbackTransition<StoredRefund> {
 
     private static final String PROVIDER_REASON = "provider";
 
     private final StoredCallbacks callbacks;
     private final Orders orders;
     private final Refunds refunds;
-    private final Outbox outbox;
 
-    public RefundTransition(StoredCallbacks callbacks, Orders orders, Refunds refunds, Outbox outbox) {
+    public RefundTransition(StoredCallbacks callbacks, Orders orders, Refunds refunds) {
         this.callbacks = callbacks;
         this.orders = orders;
         this.refunds = refunds;
-        this.outbox = outbox;
+    }
+
+    /** One by one: each reads its payment and the refunded total under its order's lock. */
+    @Override
+    public Uni<List<Transition>> applyAll(SqlClient transaction, List<StoredRefund> notices) {
+        return Multi.createFrom().iterable(notices)
+                .onItem().transformToUniAndConcatenate(refund -> apply(transaction, refund))
+                .collect().asList();
     }
 
     public Uni<Transition> apply(SqlClient transaction, StoredRefund refund) {
@@ -55,7 +63,7 @@ public class RefundTransition {
                     return orders.findCurrent(transaction, refund.merchantId(), payment.outTradeNo())
                             .chain(() -> refunds.findCurrent(transaction, refund.merchantId(), refund.channel(), refund.refundNo()))
                             .flatMap(existing -> existing.isPresent() && existing.get().status().settled()
-                                    ? Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()))
+                                    ? Uni.createFrom().item(Transition.duplicate())
                                     : settle(transaction, refund, payment,
                                     refund.amount() != null ? refund.amount() : existing.map(Refunds.Existing::amount).orElse(null)));
                 });
@@ -77,7 +85,7 @@ public class RefundTransition {
                             refund.succeeded() ? RefundStatus.SUCCEEDED : RefundStatus.FAILED, PROVIDER_REASON);
                     return refunds.settle(transaction, settled).flatMap(changed -> {
                         if (!changed) {
-                            return Uni.createFrom().item(Transition.of(Transition.Result.DUPLICATE, List.of()));
+                            return Uni.createFrom().item(Transition.duplicate());
                         }
                         return refund.succeeded()
                                 ? succeeded(transaction, refund, payment, outTradeNo, before.value(), after.value())
@@ -88,37 +96,42 @@ public class RefundTransition {
 
     private Uni<Transition> succeeded(SqlClient transaction, StoredRefund refund, StoredPayment payment,
                                       String outTradeNo, BigDecimal before, BigDecimal after) {
-        DownstreamEvent event = new DownstreamEvent(source(refund), EventType.REFUND_SUCCEEDED, refund.merchantId(),
-                outTradeNo, refund.channel(), refund.channelTradeNo(), refund.refundNo(), after.subtract(before),
-                refund.amount(), after, refund.currency(), null);
+        DownstreamEvent event = new DownstreamEvent.RefundSucceeded(source(refund), subject(refund, outTradeNo),
+                after.subtract(before), after);
         return orders.recordRefunded(transaction, payment, after)
                 .map(ignored -> Transition.of(Transition.Result.REFUND_SETTLED, List.of(event)));
     }
 
     private Uni<Transition> failed(StoredRefund refund, String outTradeNo) {
         return Uni.createFrom().item(Transition.of(Transition.Result.REFUND_SETTLED,
-                List.of(event(refund, outTradeNo, EventType.REFUND_FAILED, "refund failed"),
-                        event(refund, outTradeNo, EventType.ALERT, "refund failed"))));
+                List.of(new DownstreamEvent.RefundFailed(source(refund), subject(refund, outTradeNo), "refund failed"),
+                        new DownstreamEvent.Alert(source(refund), subject(refund, outTradeNo), "refund failed"))));
     }
 
     private Uni<Transition> deadLetter(StoredRefund refund, StoredPayment payment, String reason) {
         String outTradeNo = refund.outTradeNo() != null ? refund.outTradeNo() : payment.outTradeNo();
-        return Uni.createFrom().item(new Transition(Transition.Result.DEAD_LETTER, reason,
-                List.of(event(refund, outTradeNo, EventType.ALERT, reason))));
+        return Uni.createFrom().item(Transition.deadLetter(reason,
+                new DownstreamEvent.Alert(source(refund), subject(refund, outTradeNo), reason)));
     }
 
-    /** The alert for a refund callback that could not be settled in all its tries. */
-    public Uni<List<Emission>> giveUp(SqlClient transaction, StoredRefund refund, String reason) {
-        return outbox.emit(transaction, event(refund, refund.outTradeNo(), EventType.ALERT, "dead letter: " + reason));
+    /**
+     * The alert for a notice given up on after its tries: its payment may never have been found, so the order is the
+     * one the notice named, if any.
+     */
+    @Override
+    public DownstreamEvent alert(StoredRefund refund, String reason) {
+        return new DownstreamEvent.Alert(source(refund), subject(refund, refund.outTradeNo()), reason);
     }
 
     static String source(StoredRefund refund) {
         return "refund:" + refund.id();
     }
 
-    private static DownstreamEvent event(StoredRefund refund, String outTradeNo, EventType type, String reason) {
-        return new DownstreamEvent(source(refund), type, refund.merchantId(), outTradeNo, refund.channel(),
-                refund.channelTradeNo(), refund.refundNo(), refund.amount(), refund.amount(), null, refund.currency(),
-                reason);
+    /** Both trade numbers may be unknown only for a notice given up on before its payment was found. */
+    private static Subject.Refund subject(StoredRefund refund, String outTradeNo) {
+        return new Subject.Refund(refund.merchantId(), refund.channel(),
+                outTradeNo == null ? null : new OutTradeNo(outTradeNo),
+                refund.channelTradeNo() == null ? null : new ChannelTradeNo(refund.channelTradeNo()),
+                new RefundNo(refund.refundNo()), refund.amount(), refund.currency());
     }
 }

@@ -28,4 +28,14 @@ public record Transition(Result result, String reason, List<DownstreamEvent> eve
     public static Transition of(Result result, List<DownstreamEvent> events) {
         return new Transition(result, null, events);
     }
+
+    /** Nothing changed: the callback was settled before, and its effects were emitted then. */
+    public static Transition duplicate() {
+        return of(Result.DUPLICATE, List.of());
+    }
+
+    /** Never retried: the row is dead-lettered and a person is alerted. */
+    public static Transition deadLetter(String reason, DownstreamEvent alert) {
+        return new Transition(Result.DEAD_LETTER, reason, List.of(alert));
+    }
 }

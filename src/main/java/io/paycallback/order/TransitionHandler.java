@@ -2,8 +2,9 @@ package io.paycallback.order;
 
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.Leased;
+import io.paycallback.ledger.LeasedTable;
+import io.paycallback.ledger.StoredCallback;
 import io.paycallback.outbox.DownstreamEvent;
-import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.retry.AfterCommit;
@@ -19,39 +20,50 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * A callback table's handler: a batch of stored callbacks read with one statement, each transition applied in the
  * order of the orders they lock, all their events written with one multi-row INSERT, in one transaction whose rule
- * (one commit, fenced finish, fall back to one by one) is {@link BatchTransactions}'.
+ * (one commit, fenced finish, fall back to one by one) is {@link BatchTransactions}'. A table differs only in where
+ * its rows are read and which {@link CallbackTransition} settles them.
  *
  * @param <R> the stored callback
  */
-abstract class TransitionHandler<R> implements LeaseHandler {
+abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandler {
+
+    /**
+     * The key of the order a transition locks, so batches tried row by row lock orders in one global order. A
+     * one-statement transition locks in its own order; should two instances' batches then meet in a deadlock, the
+     * loser's batch is tried row by row. A refund may not name its order; it then locks its payment's, which this
+     * order cannot know: a deadlock it causes rolls the batch back and its rows are tried alone.
+     */
+    private static final Comparator<StoredCallback> LOCK_ORDER = Comparator.comparing(StoredCallback::merchantId)
+            .thenComparing(StoredCallback::outTradeNo, Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparingLong(StoredCallback::id);
 
     private final BatchTransactions batches;
     private final Outbox outbox;
+    private final LeasedTable table;
+    private final BiFunction<SqlClient, List<Long>, Uni<List<R>>> load;
+    private final BiFunction<SqlClient, Long, Uni<R>> find;
+    private final CallbackTransition<R> callbackTransition;
 
-    TransitionHandler(BatchTransactions batches, Outbox outbox) {
+    TransitionHandler(BatchTransactions batches, Outbox outbox, LeasedTable table,
+                      BiFunction<SqlClient, List<Long>, Uni<List<R>>> load, BiFunction<SqlClient, Long, Uni<R>> find,
+                      CallbackTransition<R> transition) {
         this.batches = batches;
         this.outbox = outbox;
+        this.table = table;
+        this.load = load;
+        this.find = find;
+        this.callbackTransition = transition;
     }
 
-    abstract Uni<List<R>> load(SqlClient transaction, List<Long> ids);
-
-    abstract long id(R callback);
-
-    /**
-     * The key of the order the callback's transition locks, so batches tried row by row lock orders in one global
-     * order. A one-statement transition locks in its own order; should two instances' batches then meet in a
-     * deadlock, the loser's batch is tried row by row.
-     */
-    abstract Comparator<R> lockOrder();
-
-    /** The callbacks' transitions, in their order, inside the transaction. */
-    abstract Uni<List<Transition>> applyAll(SqlClient transaction, List<R> callbacks);
-
-    abstract Uni<List<Emission>> alert(SqlClient transaction, long id, String reason);
+    @Override
+    public LeasedTable table() {
+        return table;
+    }
 
     @Override
     public boolean batches() {
@@ -77,12 +89,12 @@ abstract class TransitionHandler<R> implements LeaseHandler {
         }
         List<BatchTransactions.Step> steps = new ArrayList<>(leases.size());
         List<DownstreamEvent> events = new ArrayList<>();
-        return load(transaction, new ArrayList<>(byId.keySet()))
-                .map(callbacks -> callbacks.stream().sorted(lockOrder()).toList())
-                .flatMap(callbacks -> applyAll(transaction, callbacks).invoke(transitions -> {
+        return load.apply(transaction, new ArrayList<>(byId.keySet()))
+                .map(callbacks -> callbacks.stream().sorted(LOCK_ORDER).toList())
+                .flatMap(callbacks -> callbackTransition.applyAll(transaction, callbacks).invoke(transitions -> {
                     for (int i = 0; i < callbacks.size(); i++) {
                         Transition transition = transitions.get(i);
-                        Lease lease = byId.get(id(callbacks.get(i)));
+                        Lease lease = byId.get(callbacks.get(i).id());
                         steps.add(transition.result() == Transition.Result.DEAD_LETTER
                                 ? BatchTransactions.Step.dead(lease, transition.reason())
                                 : BatchTransactions.Step.done(lease, transition.result().tag()));
@@ -95,6 +107,8 @@ abstract class TransitionHandler<R> implements LeaseHandler {
 
     @Override
     public Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
-        return alert(transaction, lease.id(), reason).map(Emitted::new);
+        return find.apply(transaction, lease.id())
+                .flatMap(callback -> outbox.emit(transaction, callbackTransition.alert(callback, "dead letter: " + reason)))
+                .map(Emitted::new);
     }
 }

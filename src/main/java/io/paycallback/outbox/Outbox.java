@@ -2,6 +2,9 @@ package io.paycallback.outbox;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paycallback.channel.ChannelTradeNo;
+import io.paycallback.channel.OutTradeNo;
+import io.paycallback.channel.RefundNo;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeasedTable;
@@ -17,6 +20,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -103,7 +107,8 @@ public class Outbox {
             String payload = payload(event);
             for (String destination : destinations(event.type())) {
                 Tuple row = Tuple.tuple().addString(event.source()).addString(event.type().wire()).addString(destination)
-                        .addString(event.merchantId()).addString(event.outTradeNo()).addString(payload);
+                        .addString(event.subject().merchantId()).addString(text(event.subject().outTradeNo()))
+                        .addString(payload);
                 if (LOG_DESTINATION.equals(destination)) {
                     logged.add(row);
                 } else {
@@ -203,17 +208,34 @@ public class Outbox {
     }
 
     private String payload(DownstreamEvent event) {
-        EventBody body = new EventBody(event.id(), event.type().wire(), event.merchantId(), event.outTradeNo(), event.channel(),
-                event.channelTradeNo(), event.refundNo(), plain(event.amount()), plain(event.refundAmount()),
-                plain(event.refundedTotal()), event.currency(), event.reason(), clock.instant().toString());
         try {
-            return json.writeValueAsString(body);
+            return json.writeValueAsString(body(event, clock.instant()));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("event " + event.id() + " cannot be written as JSON", e);
         }
     }
 
+    static EventBody body(DownstreamEvent event, Instant occurredAt) {
+        Subject about = event.subject();
+        return new EventBody(event.id(), event.type().wire(), about.merchantId(), text(about.outTradeNo()),
+                about.channel(), text(about.channelTradeNo()), text(about.refundNo()), plain(event.amount()),
+                plain(event.refundAmount()), plain(event.refundedTotal()), about.currency(), event.reason(),
+                occurredAt.toString());
+    }
+
     private static String plain(BigDecimal amount) {
         return amount == null ? null : amount.toPlainString();
+    }
+
+    private static String text(OutTradeNo number) {
+        return number == null ? null : number.value();
+    }
+
+    private static String text(ChannelTradeNo number) {
+        return number == null ? null : number.value();
+    }
+
+    private static String text(RefundNo number) {
+        return number == null ? null : number.value();
     }
 }

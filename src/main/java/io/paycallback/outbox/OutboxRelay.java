@@ -1,5 +1,6 @@
 package io.paycallback.outbox;
 
+import io.paycallback.channel.OutTradeNo;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.LeaseLostException;
@@ -257,8 +258,9 @@ public class OutboxRelay implements LeaseHandler {
                 LOG.errorf("Alert outbox #%d to %s could not be delivered: %s", id, row.getString("destination"), reason);
                 return Uni.createFrom().item(AfterCommit.NOTHING);
             }
-            return outbox.emitAll(transaction, List.of(DownstreamEvent.alert("outbox:" + id, row.getString("merchant_id"),
-                    row.getString("out_trade_no"), null, null, null, null,
+            OutTradeNo outTradeNo = Optional.ofNullable(row.getString("out_trade_no")).map(OutTradeNo::new).orElse(null);
+            return outbox.emitAll(transaction, List.of(new DownstreamEvent.Alert("outbox:" + id,
+                    Subject.Trade.order(row.getString("merchant_id"), outTradeNo),
                     row.getString("type") + " to " + row.getString("destination") + " undeliverable: " + reason)))
                     .map(AfterCommit.class::cast);
         });

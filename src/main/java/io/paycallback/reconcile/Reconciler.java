@@ -1,5 +1,6 @@
 package io.paycallback.reconcile;
 
+import io.paycallback.channel.OutTradeNo;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.CallbackLedger;
 import io.paycallback.ledger.Lease;
@@ -13,6 +14,7 @@ import io.paycallback.order.Orders;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.Subject;
 import io.paycallback.provider.PaymentAnswer;
 import io.paycallback.provider.ProviderClient;
 import io.paycallback.provider.ProviderClients;
@@ -155,7 +157,7 @@ public class Reconciler extends ProviderCallHandler<OrderQueries.OrderQuery> {
     /** The alert for a query row given up on, by the schedule or by database failures. */
     @Override
     protected Uni<AfterCommit> alert(SqlClient transaction, OrderQueries.OrderQuery query, String reason) {
-        return outbox.emit(transaction, DownstreamEvent.alert("query:" + query.id(), query.merchantId(),
-                query.outTradeNo(), null, null, null, null, reason)).map(Emitted::new);
+        return outbox.emit(transaction, new DownstreamEvent.Alert("query:" + query.id(),
+                Subject.Trade.order(query.merchantId(), new OutTradeNo(query.outTradeNo())), reason)).map(Emitted::new);
     }
 }

@@ -1,5 +1,6 @@
 package io.paycallback.statement;
 
+import io.paycallback.channel.OutTradeNo;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.Leased;
@@ -9,6 +10,7 @@ import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.Subject;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.StatementClient;
 import io.paycallback.provider.TradeBill;
@@ -120,6 +122,7 @@ public class StatementRunner implements LeaseHandler {
         if (bill instanceof TradeBill.NotReady notReady) {
             return notReady(lease, run, notReady);
         }
+        long started = System.nanoTime();
         Heartbeat heartbeat = new Heartbeat(lease);
         StagingSink sink = new StagingSink(pool, lines, run.id(), settings.insertBatch(), timeout, heartbeat);
         String digest;
@@ -132,6 +135,7 @@ public class StatementRunner implements LeaseHandler {
             lines.deleteRun(run.id(), compareTimeout);
             throw new IllegalStateException("bill download broke off: " + broken);
         }
+        long staged = System.nanoTime();
         runs.extend(pool, lease, RUN_LEASE).await().atMost(timeout);
         Comparison.Day day = day(run);
         long window = Math.max(1, settings.crossDayWindow().toDays());
@@ -141,6 +145,7 @@ public class StatementRunner implements LeaseHandler {
         comparison.listedElsewhere(pool, run).await().atMost(compareTimeout);
         comparison.openDue(pool).await().atMost(compareTimeout);
         metrics.linesCompared(run.channel(), sink.count());
+        long compared = System.nanoTime();
         int repaired = 0;
         for (Discrepancies.Discrepancy missing : discrepancies.repairable(run.id(), REPAIRS_PER_TRY).await().atMost(timeout)) {
             heartbeat.run();
@@ -154,8 +159,11 @@ public class StatementRunner implements LeaseHandler {
         StatementMetrics.Result result = state == RunState.MATCHED
                 ? StatementMetrics.Result.MATCHED : StatementMetrics.Result.DIFFERENCES;
         metrics.run(run.channel(), result);
-        LOG.infof("Statement %s of merchant %s for %s: %d lines, %d open, %d repaired", run.channel().path(),
-                run.merchantId(), run.billDate(), sink.count(), open, repaired);
+        // Where a slow run spent its time: the download and staging, the set-based comparison, the repairs' queries.
+        LOG.infof("Statement %s of merchant %s for %s: %d lines, %d open, %d repaired; read and staged in %.1f s,"
+                        + " compared in %.1f s, repairs and record %.1f s", run.channel().path(), run.merchantId(),
+                run.billDate(), sink.count(), open, repaired, (staged - started) / 1e9, (compared - staged) / 1e9,
+                (System.nanoTime() - compared) / 1e9);
         return Attempted.done(lease, result.tag());
     }
 
@@ -192,9 +200,9 @@ public class StatementRunner implements LeaseHandler {
                 .chain(() -> runs.find(transaction, lease.id()))
                 .flatMap(run -> {
                     metrics.run(run.channel(), StatementMetrics.Result.DEAD);
-                    return outbox.emit(transaction, DownstreamEvent.alert("statement:" + run.id(), run.merchantId(), null,
-                            run.channel().path(), null, null, null, "statement run of " + run.billDate()
-                                    + " given up: " + reason));
+                    return outbox.emit(transaction, new DownstreamEvent.Alert("statement:" + run.id(),
+                            Subject.Trade.channel(run.merchantId(), run.channel().path()),
+                            "statement run of " + run.billDate() + " given up: " + reason));
                 })
                 .map(emitted -> (AfterCommit) new Emitted(emitted));
     }

@@ -1,7 +1,10 @@
 package io.paycallback.submission;
 
 import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.ChannelTradeNo;
 import io.paycallback.channel.Notice;
+import io.paycallback.channel.OutTradeNo;
+import io.paycallback.channel.RefundNo;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.CallbackLedger;
 import io.paycallback.ledger.Lease;
@@ -15,8 +18,8 @@ import io.paycallback.order.RefundStatus;
 import io.paycallback.order.Refunds;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emitted;
-import io.paycallback.outbox.EventType;
 import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.Subject;
 import io.paycallback.provider.ProviderClient;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.ProviderException;
@@ -138,7 +141,8 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
         answer.settled().ifPresent(settled -> store(settled, answer.body()));
         Writes accepted = tx -> refunds.markSubmitted(tx, submission.merchantId(), submission.channel(),
                         submission.refundNo(), answer.channelRefundId())
-                .chain(() -> outbox.emit(tx, event(submission, refund, EventType.REFUND_SUBMITTED, null)))
+                .chain(() -> outbox.emit(tx, new DownstreamEvent.RefundSubmitted(source(submission),
+                        subject(submission, refund))))
                 .map(Emitted::new);
         return answer.settled().isPresent()
                 ? new Finished(Result.REFUND_SUBMITTED, accepted)
@@ -203,11 +207,11 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
     protected Uni<AfterCommit> alert(SqlClient transaction, Submission submission, String reason) {
         return refunds.findRequest(transaction, submission.merchantId(), submission.channel(), submission.refundNo())
                 .flatMap(refund -> outbox.emit(transaction, refund.isPresent() && !reason.startsWith(DEAD_LETTER)
-                        ? event(submission, refund.get(), EventType.ALERT, reason)
-                        : DownstreamEvent.alert(source(submission), submission.merchantId(),
-                        refund.map(Refunds.Request::outTradeNo).orElse(null), submission.channel(),
-                        refund.map(Refunds.Request::channelTradeNo).orElse(null),
-                        refund.map(Refunds.Request::amount).orElse(null), refund.map(Refunds.Request::currency).orElse(null),
+                        ? new DownstreamEvent.Alert(source(submission), subject(submission, refund.get()), reason)
+                        : new DownstreamEvent.Alert(source(submission), new Subject.Trade(submission.merchantId(),
+                        refund.map(Refunds.Request::outTradeNo).map(OutTradeNo::new).orElse(null), submission.channel(),
+                        refund.map(Refunds.Request::channelTradeNo).map(ChannelTradeNo::new).orElse(null),
+                        refund.map(Refunds.Request::amount).orElse(null), refund.map(Refunds.Request::currency).orElse(null)),
                         DEAD_LETTER + "refund " + submission.refundNo() + " not submitted: "
                                 + reason.substring(reason.startsWith(DEAD_LETTER) ? DEAD_LETTER.length() : 0))))
                 .map(Emitted::new);
@@ -228,9 +232,10 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
         return "submission:" + submission.id();
     }
 
-    private static DownstreamEvent event(Submission submission, Refunds.Request refund, EventType type, String reason) {
-        return new DownstreamEvent(source(submission), type, submission.merchantId(), refund.outTradeNo(),
-                submission.channel(), refund.channelTradeNo(), submission.refundNo(), refund.amount(), refund.amount(),
-                null, refund.currency(), reason);
+    private static Subject.Refund subject(Submission submission, Refunds.Request refund) {
+        return new Subject.Refund(submission.merchantId(), submission.channel(),
+                Optional.ofNullable(refund.outTradeNo()).map(OutTradeNo::new).orElse(null),
+                Optional.ofNullable(refund.channelTradeNo()).map(ChannelTradeNo::new).orElse(null),
+                new RefundNo(submission.refundNo()), refund.amount(), refund.currency());
     }
 }

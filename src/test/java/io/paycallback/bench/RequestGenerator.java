@@ -72,7 +72,8 @@ public final class RequestGenerator {
         }
     }
 
-    private static ProviderKeys load(Path dir) throws IOException, GeneralSecurityException {
+    /** The keys {@code keys DIR} wrote, with their private halves. */
+    static ProviderKeys load(Path dir) throws IOException, GeneralSecurityException {
         Properties p = new Properties();
         try (Reader in = Files.newBufferedReader(dir.resolve("provider.properties"))) {
             p.load(in);

@@ -10,32 +10,24 @@ import io.paycallback.retry.LeaseProcessor;
 import io.paycallback.retry.ProcessingMetrics;
 import io.paycallback.retry.Scanner;
 import io.paycallback.retry.Worker;
+import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
-import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
-import io.paycallback.testsupport.ProviderKeys;
-import io.paycallback.testsupport.ProviderSigner;
-import io.paycallback.testsupport.Providers;
 import io.paycallback.testsupport.Send;
 import io.quarkus.arc.All;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import jakarta.inject.Inject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -44,12 +36,8 @@ import static org.awaitility.Awaitility.await;
  * their answers. The test merchant has API keys for all three providers, so every close asks all three.
  */
 @QuarkusTest
-class CloseAtProviderTest {
+class CloseAtProviderTest extends AgainstFakeProviders {
 
-    private static final Duration WAIT = Duration.ofSeconds(20);
-
-    @Inject
-    Pool pool;
     @Inject
     Scanner scanner;
     @Inject
@@ -67,22 +55,6 @@ class CloseAtProviderTest {
     OrderTimeline timeline;
     @Inject
     OrderClosing closing;
-
-    private Db db;
-    private ProviderSigner signer;
-    private final Providers providers = new Providers();
-
-    @BeforeEach
-    void setUp() {
-        db = new Db(pool);
-        signer = new ProviderSigner(ProviderKeys.fromConfig());
-        providers.reset();
-    }
-
-    @AfterEach
-    void providersBackToNormal() {
-        providers.reset();
-    }
 
     @Test
     void closedAtEveryProviderIsClosedAndALaterPaymentIsPaidAfterCloseAsBefore() {
@@ -311,12 +283,6 @@ class CloseAtProviderTest {
 
     // ---- helpers ----
 
-    private String newOrder(String amount, String currency) {
-        String outTradeNo = Ids.unique("ORD");
-        Api.createOrder(outTradeNo, amount, currency).then().statusCode(201);
-        return outTradeNo;
-    }
-
     private Row closeRow(String outTradeNo) {
         return db.first("SELECT status, retry_count, last_error, outcome, requested_by FROM close_requests WHERE out_trade_no = ?",
                 outTradeNo);
@@ -325,10 +291,5 @@ class CloseAtProviderTest {
     private void makeDue(String outTradeNo) {
         db.update("UPDATE close_requests SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE out_trade_no = ?",
                 outTradeNo);
-    }
-
-    /** Distinct events of a type for the order (one outbox row per destination). */
-    private long events(String type, String outTradeNo) {
-        return db.count("SELECT COUNT(DISTINCT source) FROM outbox WHERE type = ? AND out_trade_no = ?", type, outTradeNo);
     }
 }

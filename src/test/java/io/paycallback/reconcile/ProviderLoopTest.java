@@ -2,24 +2,17 @@ package io.paycallback.reconcile;
 
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.retry.Scanner;
+import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
-import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
-import io.paycallback.testsupport.ProviderKeys;
-import io.paycallback.testsupport.ProviderSigner;
-import io.paycallback.testsupport.Providers;
 import io.paycallback.testsupport.Send;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import jakarta.inject.Inject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,32 +26,12 @@ import static org.awaitility.Awaitility.await;
  * the query of a PENDING order whose callback never came, and the submission of a refund we decided on.
  */
 @QuarkusTest
-class ProviderLoopTest {
+class ProviderLoopTest extends AgainstFakeProviders {
 
-    private static final Duration WAIT = Duration.ofSeconds(20);
-
-    @Inject
-    Pool pool;
     @Inject
     Scanner scanner;
     @Inject
     Reconciler reconciler;
-
-    private Db db;
-    private ProviderSigner signer;
-    private final Providers providers = new Providers();
-
-    @BeforeEach
-    void setUp() {
-        db = new Db(pool);
-        signer = new ProviderSigner(ProviderKeys.fromConfig());
-        providers.reset();
-    }
-
-    @AfterEach
-    void providersBackToNormal() {
-        providers.reset();
-    }
 
     // ---- queries ----
 
@@ -302,12 +275,6 @@ class ProviderLoopTest {
 
     // ---- helpers ----
 
-    private String newOrder(String amount, String currency) {
-        String outTradeNo = Ids.unique("ORD");
-        Api.createOrder(outTradeNo, amount, currency).then().statusCode(201);
-        return outTradeNo;
-    }
-
     /** An order older than {@code paycallback.reconcile.after} (1 h in the test profile), still PENDING. */
     private String agedOrder(String amount, String currency) {
         String outTradeNo = newOrder(amount, currency);
@@ -342,16 +309,6 @@ class ProviderLoopTest {
                 .getLong("id");
         await().atMost(WAIT).until(() -> db.first("SELECT status FROM pay_callback_log WHERE id = ?", id).getInteger("status") == 1);
         return id;
-    }
-
-    private void awaitRefundStatus(String refundNo, String status) {
-        await().atMost(WAIT).until(() -> db.count("SELECT COUNT(*) FROM refunds WHERE refund_no = ? AND status = ?",
-                refundNo, status) == 1);
-    }
-
-    /** Distinct events of a type for the order (one outbox row per destination). */
-    private long events(String type, String outTradeNo) {
-        return db.count("SELECT COUNT(DISTINCT source) FROM outbox WHERE type = ? AND out_trade_no = ?", type, outTradeNo);
     }
 
     private long paidEvents(String outTradeNo) {

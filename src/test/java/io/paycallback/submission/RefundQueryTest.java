@@ -2,23 +2,16 @@ package io.paycallback.submission;
 
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.retry.Scanner;
+import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
-import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
-import io.paycallback.testsupport.ProviderKeys;
-import io.paycallback.testsupport.ProviderSigner;
-import io.paycallback.testsupport.Providers;
 import io.paycallback.testsupport.Send;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import jakarta.inject.Inject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -32,30 +25,10 @@ import static org.awaitility.Awaitility.await;
  * dead letter; a refund still not final after the last query raises an alert.
  */
 @QuarkusTest
-class RefundQueryTest {
+class RefundQueryTest extends AgainstFakeProviders {
 
-    private static final Duration WAIT = Duration.ofSeconds(20);
-
-    @Inject
-    Pool pool;
     @Inject
     Scanner scanner;
-
-    private Db db;
-    private ProviderSigner signer;
-    private final Providers providers = new Providers();
-
-    @BeforeEach
-    void setUp() {
-        db = new Db(pool);
-        signer = new ProviderSigner(ProviderKeys.fromConfig());
-        providers.reset();
-    }
-
-    @AfterEach
-    void providersBackToNormal() {
-        providers.reset();
-    }
 
     @Test
     void aStripeRefundLearnedOnlyFromAPendingNoticeSettlesByQueryOnce() {
@@ -221,22 +194,7 @@ class RefundQueryTest {
                 .formatted(refundId, minor, paid.outTradeNo(), paid.paymentIntent(), status);
     }
 
-    private String newOrder(String amount, String currency) {
-        String outTradeNo = Ids.unique("ORD");
-        Api.createOrder(outTradeNo, amount, currency).then().statusCode(201);
-        return outTradeNo;
-    }
-
     private Row submissionRow(String refundNo) {
         return db.first("SELECT id, status, retry_count, last_error FROM refund_submissions WHERE refund_no = ?", refundNo);
-    }
-
-    private void awaitRefundStatus(String refundNo, String status) {
-        await().atMost(WAIT).until(() -> db.count("SELECT COUNT(*) FROM refunds WHERE refund_no = ? AND status = ?",
-                refundNo, status) == 1);
-    }
-
-    private long events(String type, String outTradeNo) {
-        return db.count("SELECT COUNT(DISTINCT source) FROM outbox WHERE type = ? AND out_trade_no = ?", type, outTradeNo);
     }
 }

@@ -23,13 +23,24 @@ public class ProviderKeysResource implements QuarkusTestResourceLifecycleManager
     @Override
     public Map<String, String> start() {
         ProviderKeys keys = ProviderKeys.generate();
+        Map<String, String> config = new HashMap<>(keys.asConfig());
+        config.putAll(startFakes(keys));
+        return config;
+    }
+
+    /**
+     * Starts the fake providers for {@code keys} (the providers' halves) with fresh merchant API keys, and answers what
+     * the application needs besides {@link ProviderKeys#asConfig()}: the merchant's API keys and the providers' URLs,
+     * plus {@code test.fake-providers.base-url}. Also how the bench's bill server (another process) starts them.
+     */
+    public Map<String, String> startFakes(ProviderKeys keys) {
         KeyPair wxMerchant = TestKeys.rsa();
         KeyPair alipayApp = TestKeys.rsa();
         String stripeApiKey = "sk_test_" + Long.toHexString(Double.doubleToLongBits(Math.random()));
         fakes = new FakeProviders(keys, wxMerchant.getPublic(), WX_MERCHANT_SERIAL, alipayApp.getPublic(), stripeApiKey,
                 LOST_ANSWER_DELAY_MILLIS);
         String base = fakes.start();
-        Map<String, String> config = new HashMap<>(keys.asConfig());
+        Map<String, String> config = new HashMap<>();
         String merchant = "paycallback.merchants." + ProviderKeys.MERCHANT + ".";
         config.put(merchant + "wxpay.merchant-serial", WX_MERCHANT_SERIAL);
         config.put(merchant + "wxpay.merchant-private-key", der(wxMerchant.getPrivate().getEncoded()));

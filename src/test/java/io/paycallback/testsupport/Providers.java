@@ -51,15 +51,6 @@ public final class Providers {
         request.post(base + "/control/bill").then().statusCode(200);
     }
 
-    /**
-     * A WeChat Pay bill of {@code lines} payments that the fake writes while serving it (never held whole): line i
-     * pays order {@code <prefix><i>}, transaction {@code 4200<prefix><i>}, 1.00 CNY.
-     */
-    public void generatedWxBill(LocalDate date, String prefix, long lines) {
-        given().queryParam("date", date.toString()).queryParam("prefix", prefix).queryParam("lines", lines)
-                .post(base + "/control/generated-bill").then().statusCode(200);
-    }
-
     /** Stripe's balance transactions of the day, page by page as the API answers them (the first page first). */
     public void stripeBill(LocalDate date, List<byte[]> pages) {
         for (int page = 0; page < pages.size(); page++) {

@@ -1,0 +1,14 @@
+package io.paycallback.channel;
+
+import java.util.Objects;
+
+/**
+ * The provider's number of a payment (WeChat Pay transaction_id, Alipay trade_no, Stripe PaymentIntent).
+ * A type of its own, like the other trade numbers, so that they cannot be passed in each other's place.
+ */
+public record ChannelTradeNo(String value) {
+
+    public ChannelTradeNo {
+        Objects.requireNonNull(value, "ChannelTradeNo");
+    }
+}

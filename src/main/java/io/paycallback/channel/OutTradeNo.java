@@ -1,0 +1,14 @@
+package io.paycallback.channel;
+
+import java.util.Objects;
+
+/**
+ * The merchant's own number of an order (out_trade_no). A type of its own, like the other trade numbers, so
+ * that the numbers, all strings on the wire, cannot be passed in each other's place.
+ */
+public record OutTradeNo(String value) {
+
+    public OutTradeNo {
+        Objects.requireNonNull(value, "OutTradeNo");
+    }
+}
