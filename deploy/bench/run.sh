@@ -36,6 +36,9 @@ E2E_ROWS=${E2E_ROWS:-100000}           # paid stripe callbacks of the e2e phase,
 E2E_TIMEOUT=${E2E_TIMEOUT:-600}        # seconds for sending plus processing; a slower e2e reports partial progress
 LIMIT_BATCH=${LIMIT_BATCH:-50}         # orders per transaction in the limit phase (the service's transaction-size)
 SKIP_BUILD=${SKIP_BUILD:-0}
+# The packaged application the service runs from. Another directory (a copy of another commit's target/quarkus-app)
+# is never built here: alternating runs with two of them is how an A/B of code changes shares one machine state.
+APP_DIR=${APP_DIR:-target/quarkus-app}
 # SETTLE=0 skips waiting for the backlog between phases (only for single-phase experiments: the next phase would
 # otherwise compete with the previous one's processing).
 EXTRA_JAVA_OPTS=${EXTRA_JAVA_OPTS:-}
@@ -130,7 +133,10 @@ GRANT ALL PRIVILEGES ON \`$CEILING_DB\`.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@
 SQL
 
 # ---- build -------------------------------------------------------------------------------------------------------
-if [[ $SKIP_BUILD != 1 || ! -f target/quarkus-app/quarkus-run.jar || ! -f target/cp.txt ]]; then
+if [[ $APP_DIR != target/quarkus-app && ! -f $APP_DIR/quarkus-run.jar ]]; then
+  echo "APP_DIR: no $APP_DIR/quarkus-run.jar (only target/quarkus-app is built by this script)" >&2; exit 2
+fi
+if [[ $SKIP_BUILD != 1 || ! -f $APP_DIR/quarkus-run.jar || ! -f target/cp.txt ]]; then
   log "building (mvnw package, test classpath for the generator)"
   # The image's layout (deploy/Dockerfile.jvm): the AOT cache covers the application's classes only with it.
   ./mvnw -B -q package -DskipTests -Dquarkus.package.jar.type=aot-jar
@@ -149,7 +155,8 @@ fi
 # Only loopback: the image binds 0.0.0.0 for its container network, the bench has no business listening outside.
 JAVA_OPTS=${JAVA_OPTS//-Dquarkus.http.host=0.0.0.0/-Dquarkus.http.host=127.0.0.1}
 # The service runs on the image's JDK (Temurin 25) where this machine has it; SERVICE_JAVA overrides. Its AOT cache is
-# trained here as the image build trains it (static initialisation only), into target/bench/app.aot; AOT=0 runs
+# trained here as the image build trains it (static initialisation only), into target/bench/app*.aot (one per
+# APP_DIR: a cache only serves the class path it was trained on); AOT=0 runs
 # without one. On a JDK before 25 the options that JDK lacks are left out.
 SERVICE_JAVA=${SERVICE_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 [[ -x $SERVICE_JAVA ]] || SERVICE_JAVA=java
@@ -162,14 +169,16 @@ if (($("$SERVICE_JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *ja
   AOT=0
 fi
 if [[ $AOT == 1 ]]; then
-  if [[ ! -s $WORK/app.aot || target/quarkus-app/quarkus-run.jar -nt $WORK/app.aot ]]; then
+  AOT_FILE=$WORK/app.aot
+  [[ $APP_DIR == target/quarkus-app ]] || AOT_FILE=$WORK/app-$(realpath "$APP_DIR" | md5sum | cut -c1-8).aot
+  if [[ ! -s $AOT_FILE || $APP_DIR/quarkus-run.jar -nt $AOT_FILE ]]; then
     log "training the AOT cache ($SERVICE_JAVA)"
     # shellcheck disable=SC2086 # option list
-    "$SERVICE_JAVA" $JAVA_OPTS -XX:AOTCacheOutput="$WORK/app.aot" $AOT_TRAINING_OPTS \
-      -jar target/quarkus-app/quarkus-run.jar >"$WORK/aot-training.log" 2>&1 || true
-    [[ -s $WORK/app.aot ]] || { tail -20 "$WORK/aot-training.log" >&2; echo "AOT training wrote no cache" >&2; exit 1; }
+    "$SERVICE_JAVA" $JAVA_OPTS -XX:AOTCacheOutput="$AOT_FILE" $AOT_TRAINING_OPTS \
+      -jar "$APP_DIR/quarkus-run.jar" >"$WORK/aot-training.log" 2>&1 || true
+    [[ -s $AOT_FILE ]] || { tail -20 "$WORK/aot-training.log" >&2; echo "AOT training wrote no cache" >&2; exit 1; }
   fi
-  JAVA_OPTS="$JAVA_OPTS -XX:AOTCache=$WORK/app.aot"
+  JAVA_OPTS="$JAVA_OPTS -XX:AOTCache=$AOT_FILE"
 fi
 
 generate keys "$WORK/keys"
@@ -228,7 +237,7 @@ start_service() { # [transaction-size|default] [sink|-] [more JVM options...]
     "$SERVICE_JAVA" $JAVA_OPTS "${MERCHANT_OPTS[@]}" ${opts[@]+"${opts[@]}"} \
       -Dquarkus.management.host=127.0.0.1 -Dquarkus.http.port="$HTTP_PORT" -Dquarkus.management.port="$MGMT_PORT" \
       "-Dquarkus.log.category.\"io.paycallback.outbox\".level=$OUTBOX_LOG" \
-      $EXTRA_JAVA_OPTS -jar target/quarkus-app/quarkus-run.jar >"$WORK/service-$RUN-$START_NO.log" 2>&1 &
+      $EXTRA_JAVA_OPTS -jar "$APP_DIR/quarkus-run.jar" >"$WORK/service-$RUN-$START_NO.log" 2>&1 &
   SERVICE_PID=$!
   local deadline=$((started + 120000))
   until curl -fsS -o /dev/null "$MGMT/q/health/ready" 2>/dev/null; do
