@@ -235,6 +235,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
 
     private static Subject.Refund subject(Submission submission, Refunds.Request refund) {
         return new Subject.Refund(submission.merchantId(), submission.channel(),
-                refund.outTradeNo(), refund.channelTradeNo(), new RefundNo(submission.refundNo()), refund.amount(), refund.currency());
+                refund.outTradeNo(), refund.channelTradeNo(), new RefundNo(submission.refundNo()), refund.amount(),
+                refund.currency());
     }
 }
