@@ -4,6 +4,7 @@ import io.quarkus.reactive.mysql.client.MySQLPoolCreator;
 import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.mysqlclient.MySQLPool;
 import io.vertx.sqlclient.Pool;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import java.util.List;
@@ -20,18 +21,31 @@ import java.util.List;
  * <p>Also: the client caches a prepared statement only if its SQL is at most 2048 characters, and Quarkus has no key
  * for that. A batch's multi-row INSERT of 50 rows is longer, so it was prepared, executed and closed again on every
  * batch: three round trips and a server-side parse each time. Every statement of this service fits in the limit set
- * here; the number cached per connection stays the client's default (256), well inside the server's
- * {@code max_prepared_stmt_count} (16382 on MySQL 8 and MariaDB) for the pool's 32 connections.
+ * here. The number cached per connection is capped below the client's default (256): the server's
+ * {@code max_prepared_stmt_count} is shared by every pod's every connection, and 256 × 32 connections fill it with
+ * two pods ({@link PayCallbackConfig.Database#preparedStatementsPerConnection()}).
  */
 @Singleton
 public class AcquiringPoolCreator implements MySQLPoolCreator {
 
     static final int PREPARED_STATEMENT_SQL_LIMIT = 16 * 1024;
 
+    private final int statementsPerConnection;
+
+    @Inject
+    AcquiringPoolCreator(PayCallbackConfig config) {
+        this(config.database().preparedStatementsPerConnection());
+    }
+
+    AcquiringPoolCreator(int statementsPerConnection) {
+        this.statementsPerConnection = statementsPerConnection;
+    }
+
     @Override
     public Pool create(Input input) {
         List<MySQLConnectOptions> options = input.mySQLConnectOptionsList();
-        options.forEach(connection -> connection.setPreparedStatementCacheSqlLimit(PREPARED_STATEMENT_SQL_LIMIT));
+        options.forEach(connection -> connection.setPreparedStatementCacheSqlLimit(PREPARED_STATEMENT_SQL_LIMIT)
+                .setPreparedStatementCacheMaxSize(statementsPerConnection));
         return new AcquiringPool(MySQLPool.pool(input.vertx(), options, input.poolOptions()));
     }
 }

@@ -228,6 +228,15 @@ public interface PayCallbackConfig {
          */
         @WithDefault("auto")
         GaleraCheck galeraCheck();
+
+        /**
+         * Prepared statements each pooled connection keeps open on the server. The server caps them for all clients
+         * together ({@code max_prepared_stmt_count}, 16382 by default on MySQL 8 and MariaDB), and past that cap every
+         * new statement fails with error 1461: pods × {@code quarkus.datasource.reactive.max-size} × this must stay
+         * under it (the HPA's 10 pods × 32 × 48 = 15360).
+         */
+        @WithDefault("48")
+        int preparedStatementsPerConnection();
     }
 
     /** See {@link Database#galeraCheck()}. */

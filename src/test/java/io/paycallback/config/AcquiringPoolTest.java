@@ -92,6 +92,40 @@ class AcquiringPoolTest {
         assertThat(uncaught).isEmpty();
     }
 
+    @Test
+    void aConnectionKeepsNoMorePreparedStatementsOpenOnTheServerThanItsCap() throws Exception {
+        int distinct = 30;
+
+        assertThat(openStatementsAfterPreparing(distinct, created(poolOptions(1), 8))).isEqualTo(8);
+        assertThat(openStatementsAfterPreparing(distinct, created(poolOptions(1), 256)))
+                .as("the client's default keeps every statement it prepared")
+                .isEqualTo(distinct);
+    }
+
+    /** Com_stmt_prepare and Com_stmt_close are per session: their difference is what this connection holds open. */
+    private static long openStatementsAfterPreparing(int distinct, Pool pool) throws Exception {
+        SqlConnection connection = await(pool.getConnection());
+        try {
+            for (int i = 0; i < distinct; i++) {
+                await(connection.preparedQuery("SELECT ? + " + i).execute(Tuple.of(1)));
+            }
+            long prepared = 0;
+            long closed = 0;
+            for (var row : await(connection.query("SHOW SESSION STATUS WHERE Variable_name IN ('Com_stmt_prepare', 'Com_stmt_close')").execute())) {
+                long value = Long.parseLong(row.getString(1));
+                if (row.getString(0).equalsIgnoreCase("Com_stmt_prepare")) {
+                    prepared = value;
+                } else {
+                    closed = value;
+                }
+            }
+            return prepared - closed;
+        } finally {
+            await(connection.close());
+            await(pool.close());
+        }
+    }
+
     /** Queries succeed, then fail while connections are cut and refused, then the proxy comes back for a timeout and more. */
     private void outage(Pool pool) throws Exception {
         assertThat(await(pool.query("SELECT 1").execute()).size()).isEqualTo(1);
@@ -109,7 +143,11 @@ class AcquiringPoolTest {
     }
 
     private Pool created(PoolOptions options) {
-        return new AcquiringPoolCreator().create(new MySQLPoolCreator.Input() {
+        return created(options, 48);
+    }
+
+    private Pool created(PoolOptions options, int statementsPerConnection) {
+        return new AcquiringPoolCreator(statementsPerConnection).create(new MySQLPoolCreator.Input() {
             @Override
             public Vertx vertx() {
                 return vertx;
@@ -138,7 +176,8 @@ class AcquiringPoolTest {
         return new MySQLConnectOptions().setHost("127.0.0.1").setPort(proxy.port())
                 .setDatabase(database.getPath().substring(1))
                 .setUser(datasource.get("quarkus.datasource.username"))
-                .setPassword(datasource.get("quarkus.datasource.password"));
+                .setPassword(datasource.get("quarkus.datasource.password"))
+                .setCachePreparedStatements(true);
     }
 
     /** The database the other suites use: the environment's, else this JVM's embedded MariaDB. */
