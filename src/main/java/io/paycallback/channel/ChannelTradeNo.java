@@ -11,4 +11,14 @@ public record ChannelTradeNo(String value) {
     public ChannelTradeNo {
         Objects.requireNonNull(value, "ChannelTradeNo");
     }
+
+    /** For a column or field that may hold no trade number: null stays null. */
+    public static ChannelTradeNo ofNullable(String value) {
+        return value == null ? null : new ChannelTradeNo(value);
+    }
+
+    /** The inverse of {@link #ofNullable}. */
+    public static String valueOrNull(ChannelTradeNo number) {
+        return number == null ? null : number.value();
+    }
 }

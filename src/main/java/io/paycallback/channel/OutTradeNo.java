@@ -11,4 +11,14 @@ public record OutTradeNo(String value) {
     public OutTradeNo {
         Objects.requireNonNull(value, "OutTradeNo");
     }
+
+    /** For a column or field that may hold no out_trade_no: null stays null. */
+    public static OutTradeNo ofNullable(String value) {
+        return value == null ? null : new OutTradeNo(value);
+    }
+
+    /** The inverse of {@link #ofNullable}. */
+    public static String valueOrNull(OutTradeNo number) {
+        return number == null ? null : number.value();
+    }
 }

@@ -1,6 +1,7 @@
 package io.paycallback.console;
 
 import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.OutTradeNo;
 import io.paycallback.closing.CloseRequests;
 import io.paycallback.ledger.CallbackLog;
 import io.paycallback.ledger.CallbackRows;
@@ -89,7 +90,7 @@ public class OrderTimeline {
             } else {
                 lookups.add(callbacks.orderOf(CallbackLog.REFUND, merchantId, channel, number));
                 lookups.add(refunds.findRequest(pool, merchantId, channel.path(), number)
-                        .map(found -> found.map(Refunds.Request::outTradeNo)));
+                        .map(found -> found.map(Refunds.Request::outTradeNo).map(OutTradeNo::value)));
             }
         }
         return Uni.join().all(lookups).andFailFast().map(found -> {

@@ -1,5 +1,7 @@
 package io.paycallback.ledger;
 
+import io.paycallback.channel.OutTradeNo;
+
 /** A reserved callback as the order state machine reads it, with what orders the locks its transition takes. */
 public sealed interface StoredCallback permits StoredPayment, StoredRefund {
 
@@ -8,5 +10,5 @@ public sealed interface StoredCallback permits StoredPayment, StoredRefund {
     String merchantId();
 
     /** Null for a refund notice that names no order. */
-    String outTradeNo();
+    OutTradeNo outTradeNo();
 }

@@ -1,6 +1,10 @@
 package io.paycallback.ledger;
 
+import io.paycallback.channel.ChannelTradeNo;
+import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
+import io.paycallback.channel.OutTradeNo;
+import io.paycallback.channel.RefundNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -71,15 +75,16 @@ public class StoredCallbacks {
 
     private static StoredRefund toRefund(Row row) {
         return new StoredRefund(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
-                row.getString("refund_no"), row.getString("channel_refund_id"), row.getString("channel_trade_no"),
-                row.getString("out_trade_no"),
+                new RefundNo(row.getString("refund_no")), row.getString("channel_refund_id"),
+                ChannelTradeNo.ofNullable(row.getString("channel_trade_no")), OutTradeNo.ofNullable(row.getString("out_trade_no")),
                 Notice.RefundResult.SUCCEEDED.name().equals(row.getString("refund_state")),
                 row.getBigDecimal("amount"), row.getBigDecimal("refunded_total"), row.getString("currency"));
     }
 
     /** The processed payment a refund refers to, or null while that payment is unknown or not yet processed. */
-    public Uni<StoredPayment> processedPayment(SqlClient client, String merchantId, String channel, String channelTradeNo) {
-        return client.preparedQuery(PAYMENT_BY_TRADE).execute(Tuple.of(merchantId, channel, channelTradeNo))
+    public Uni<StoredPayment> processedPayment(SqlClient client, String merchantId, String channel,
+                                              ChannelTradeNo channelTradeNo) {
+        return client.preparedQuery(PAYMENT_BY_TRADE).execute(Tuple.of(merchantId, channel, channelTradeNo.value()))
                 .map(rows -> {
                     for (Row row : rows) {
                         RowStatus status = RowStatus.of(row.getInteger("status"));
@@ -93,8 +98,8 @@ public class StoredCallbacks {
 
     private static StoredPayment toPayment(Row row) {
         return new StoredPayment(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
-                row.getString("channel_trade_no"), row.getString("out_trade_no"), row.getBigDecimal("amount"),
-                row.getString("currency"));
+                new ChannelTradeNo(row.getString("channel_trade_no")), new OutTradeNo(row.getString("out_trade_no")),
+                new Money(row.getBigDecimal("amount"), row.getString("currency")));
     }
 
     private static Row only(RowSet<Row> rows, long id) {

@@ -1,13 +1,19 @@
 package io.paycallback.ledger;
 
 import io.paycallback.channel.ChannelId;
+import io.paycallback.channel.ChannelTradeNo;
+import io.paycallback.channel.Money;
+import io.paycallback.channel.OutTradeNo;
 
-import java.math.BigDecimal;
 import java.util.Optional;
 
-/** A reserved payment callback, as the order state machine sees it: provider-neutral, from our own table. */
-public record StoredPayment(long id, String merchantId, String channel, String channelTradeNo, String outTradeNo,
-                            BigDecimal amount, String currency) implements StoredCallback {
+/**
+ * A reserved payment callback, as the order state machine sees it: provider-neutral, from our own table.
+ *
+ * @param paid the amount the notice reports paid, in its currency
+ */
+public record StoredPayment(long id, String merchantId, String channel, ChannelTradeNo channelTradeNo,
+                            OutTradeNo outTradeNo, Money paid) implements StoredCallback {
 
     /**
      * The provider the stored channel names, read here so that the state machine never parses a channel's path;

@@ -1,5 +1,6 @@
 package io.paycallback.order;
 
+import io.paycallback.channel.OutTradeNo;
 import io.paycallback.ledger.StoredPayment;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -85,15 +86,16 @@ public class Orders {
     }
 
     /** A locking (current) read, for deciding after a conditional update inside the same transaction. */
-    public Uni<Optional<Order>> findCurrent(SqlClient client, String merchantId, String outTradeNo) {
-        return read(client, FIND_CURRENT, merchantId, outTradeNo);
+    public Uni<Optional<Order>> findCurrent(SqlClient client, String merchantId, OutTradeNo outTradeNo) {
+        return read(client, FIND_CURRENT, merchantId, outTradeNo.value());
     }
 
     /** PENDING to PAID, only for the order's own amount and currency. */
     public Uni<Boolean> markPaid(SqlClient client, StoredPayment payment) {
-        return changed(client, MARK_PAID, Tuple.tuple().addString(payment.channel()).addString(payment.channelTradeNo())
-                .addString(payment.merchantId()).addString(payment.outTradeNo()).addBigDecimal(payment.amount())
-                .addString(payment.currency()));
+        return changed(client, MARK_PAID, Tuple.tuple().addString(payment.channel())
+                .addString(payment.channelTradeNo().value()).addString(payment.merchantId())
+                .addString(payment.outTradeNo().value()).addBigDecimal(payment.paid().amount())
+                .addString(payment.paid().currency()));
     }
 
     /**
@@ -147,8 +149,8 @@ public class Orders {
      */
     public Uni<Boolean> recordRefunded(SqlClient client, StoredPayment payment, BigDecimal refundedTotal) {
         return changed(client, RECORD_REFUNDED, Tuple.tuple().addBigDecimal(refundedTotal).addBigDecimal(refundedTotal)
-                .addString(payment.merchantId()).addString(payment.outTradeNo()).addString(payment.channel())
-                .addString(payment.channelTradeNo()).addBigDecimal(refundedTotal).addBigDecimal(refundedTotal));
+                .addString(payment.merchantId()).addString(payment.outTradeNo().value()).addString(payment.channel())
+                .addString(payment.channelTradeNo().value()).addBigDecimal(refundedTotal).addBigDecimal(refundedTotal));
     }
 
     private static Uni<Boolean> changed(SqlClient client, String sql, Tuple params) {

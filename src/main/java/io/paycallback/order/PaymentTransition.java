@@ -1,8 +1,6 @@
 package io.paycallback.order;
 
-import io.paycallback.channel.ChannelTradeNo;
 import io.paycallback.channel.Money;
-import io.paycallback.channel.OutTradeNo;
 import io.paycallback.channel.RefundNo;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.outbox.DownstreamEvent;
@@ -65,7 +63,8 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
                 return Uni.createFrom().failure(new NotYetSettledException("order " + payment.outTradeNo() + " is unknown"));
             }
             Order order = found.get();
-            if (order.amount().compareTo(payment.amount()) != 0 || !order.currency().equals(payment.currency())) {
+            Money paid = payment.paid();
+            if (order.amount().compareTo(paid.amount()) != 0 || !order.currency().equals(paid.currency())) {
                 return amountMismatch(payment, order);
             }
             return stale(transaction, payment, order);
@@ -90,10 +89,10 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
     }
 
     private Uni<Transition> refund(SqlClient transaction, StoredPayment payment, StalePayment stale) {
-        String refundNo = "RFP" + payment.id();
-        Subject.Refund refunded = subject(payment).refundInFull(new RefundNo(refundNo));
+        RefundNo refundNo = new RefundNo("RFP" + payment.id());
+        Subject.Refund refunded = subject(payment).refundInFull(refundNo);
         Refunds.Refund refund = new Refunds.Refund(payment.merchantId(), payment.channel(), refundNo, null,
-                payment.channelTradeNo(), payment.outTradeNo(), payment.amount(), null, payment.currency(),
+                payment.channelTradeNo(), payment.outTradeNo(), payment.paid().amount(), null, payment.paid().currency(),
                 RefundStatus.REQUESTED, stale.reason());
         boolean submit = payment.provider().flatMap(channel -> providers.find(channel, payment.merchantId())).isPresent();
         return refunds.request(transaction, refund, submit).map(requested -> requested
@@ -105,7 +104,7 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
 
     private Uni<Transition> amountMismatch(StoredPayment payment, Order order) {
         String reason = "amount mismatch: order " + order.amount().toPlainString() + " " + order.currency()
-                + ", callback " + payment.amount().toPlainString() + " " + payment.currency();
+                + ", callback " + payment.paid().amount().toPlainString() + " " + payment.paid().currency();
         return Uni.createFrom().item(Transition.deadLetter(reason, alert(payment, reason)));
     }
 
@@ -120,7 +119,7 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
     }
 
     private static Subject.Payment subject(StoredPayment payment) {
-        return new Subject.Payment(payment.merchantId(), payment.channel(), new OutTradeNo(payment.outTradeNo()),
-                new ChannelTradeNo(payment.channelTradeNo()), new Money(payment.amount(), payment.currency()));
+        return new Subject.Payment(payment.merchantId(), payment.channel(), payment.outTradeNo(),
+                payment.channelTradeNo(), payment.paid());
     }
 }

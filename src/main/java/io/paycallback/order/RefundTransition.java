@@ -1,8 +1,7 @@
 package io.paycallback.order;
 
-import io.paycallback.channel.ChannelTradeNo;
+import io.paycallback.channel.Money;
 import io.paycallback.channel.OutTradeNo;
-import io.paycallback.channel.RefundNo;
 import io.paycallback.ledger.StoredCallbacks;
 import io.paycallback.ledger.StoredPayment;
 import io.paycallback.ledger.StoredRefund;
@@ -55,8 +54,8 @@ public class RefundTransition implements CallbackTransition<StoredRefund> {
                         return Uni.createFrom().failure(new NotYetSettledException(
                                 "payment " + refund.channelTradeNo() + " of refund " + refund.refundNo() + " is not processed yet"));
                     }
-                    if (!payment.currency().equals(refund.currency())) {
-                        return deadLetter(refund, payment, "currency mismatch: payment " + payment.currency()
+                    if (!payment.paid().currency().equals(refund.currency())) {
+                        return deadLetter(refund, payment, "currency mismatch: payment " + payment.paid().currency()
                                 + ", refund " + refund.currency());
                     }
                     // The order's lock serialises every refund of its payments, so the total read below stays true.
@@ -70,13 +69,14 @@ public class RefundTransition implements CallbackTransition<StoredRefund> {
     }
 
     private Uni<Transition> settle(SqlClient transaction, StoredRefund refund, StoredPayment payment, BigDecimal ownAmount) {
-        String outTradeNo = refund.outTradeNo() != null ? refund.outTradeNo() : payment.outTradeNo();
+        OutTradeNo outTradeNo = orderOf(refund, payment);
         return refunds.refundedCurrent(transaction, refund.merchantId(), refund.channel(), refund.channelTradeNo())
                 .flatMap(before -> {
                     RefundedTotal after = refund.succeeded() ? before.with(ownAmount, refund.refundedTotal()) : before;
-                    if (after.value().compareTo(payment.amount()) > 0) {
+                    Money paid = payment.paid();
+                    if (after.value().compareTo(paid.amount()) > 0) {
                         return deadLetter(refund, payment, "over-refund: paid "
-                                + payment.amount().toPlainString() + " " + payment.currency() + ", refunded would be "
+                                + paid.amount().toPlainString() + " " + paid.currency() + ", refunded would be "
                                 + after.value().toPlainString());
                     }
                     Refunds.Refund settled = new Refunds.Refund(refund.merchantId(), refund.channel(), refund.refundNo(),
@@ -95,23 +95,27 @@ public class RefundTransition implements CallbackTransition<StoredRefund> {
     }
 
     private Uni<Transition> succeeded(SqlClient transaction, StoredRefund refund, StoredPayment payment,
-                                      String outTradeNo, BigDecimal before, BigDecimal after) {
+                                      OutTradeNo outTradeNo, BigDecimal before, BigDecimal after) {
         DownstreamEvent event = new DownstreamEvent.RefundSucceeded(source(refund), subject(refund, outTradeNo),
                 after.subtract(before), after);
         return orders.recordRefunded(transaction, payment, after)
                 .map(ignored -> Transition.of(Transition.Result.REFUND_SETTLED, List.of(event)));
     }
 
-    private Uni<Transition> failed(StoredRefund refund, String outTradeNo) {
+    private Uni<Transition> failed(StoredRefund refund, OutTradeNo outTradeNo) {
         return Uni.createFrom().item(Transition.of(Transition.Result.REFUND_SETTLED,
                 List.of(new DownstreamEvent.RefundFailed(source(refund), subject(refund, outTradeNo), "refund failed"),
                         new DownstreamEvent.Alert(source(refund), subject(refund, outTradeNo), "refund failed"))));
     }
 
     private Uni<Transition> deadLetter(StoredRefund refund, StoredPayment payment, String reason) {
-        String outTradeNo = refund.outTradeNo() != null ? refund.outTradeNo() : payment.outTradeNo();
         return Uni.createFrom().item(Transition.deadLetter(reason,
-                new DownstreamEvent.Alert(source(refund), subject(refund, outTradeNo), reason)));
+                new DownstreamEvent.Alert(source(refund), subject(refund, orderOf(refund, payment)), reason)));
+    }
+
+    /** The order the notice named, else its payment's. */
+    private static OutTradeNo orderOf(StoredRefund refund, StoredPayment payment) {
+        return refund.outTradeNo() != null ? refund.outTradeNo() : payment.outTradeNo();
     }
 
     /**
@@ -128,10 +132,8 @@ public class RefundTransition implements CallbackTransition<StoredRefund> {
     }
 
     /** Both trade numbers may be unknown only for a notice given up on before its payment was found. */
-    private static Subject.Refund subject(StoredRefund refund, String outTradeNo) {
-        return new Subject.Refund(refund.merchantId(), refund.channel(),
-                outTradeNo == null ? null : new OutTradeNo(outTradeNo),
-                refund.channelTradeNo() == null ? null : new ChannelTradeNo(refund.channelTradeNo()),
-                new RefundNo(refund.refundNo()), refund.amount(), refund.currency());
+    private static Subject.Refund subject(StoredRefund refund, OutTradeNo outTradeNo) {
+        return new Subject.Refund(refund.merchantId(), refund.channel(), outTradeNo, refund.channelTradeNo(),
+                refund.refundNo(), refund.amount(), refund.currency());
     }
 }

@@ -1,5 +1,8 @@
 package io.paycallback.order;
 
+import io.paycallback.channel.ChannelTradeNo;
+import io.paycallback.channel.OutTradeNo;
+import io.paycallback.channel.RefundNo;
 import io.paycallback.ledger.MySqlErrors;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -49,17 +52,24 @@ public class Refunds {
             FOR UPDATE""";
 
     /**
+     * @param channelTradeNo null only for a refund whose notice named no payment
+     * @param outTradeNo     null only for a refund whose notice named no order
      * @param amount        the refund's own amount: what we asked for, or what the provider's notice stated; null when
      *                      the notice only reported a running total
      * @param refundedTotal the payment's running total refunded that the settling notice reported, or null
      */
-    public record Refund(String merchantId, String channel, String refundNo, String channelRefundId,
-                         String channelTradeNo, String outTradeNo, BigDecimal amount, BigDecimal refundedTotal,
+    public record Refund(String merchantId, String channel, RefundNo refundNo, String channelRefundId,
+                         ChannelTradeNo channelTradeNo, OutTradeNo outTradeNo, BigDecimal amount, BigDecimal refundedTotal,
                          String currency, RefundStatus status, String reason) {
     }
 
-    /** A refund as it is to be submitted, and what its submission brought back. */
-    public record Request(RefundStatus status, String channelRefundId, String outTradeNo, String channelTradeNo,
+    /**
+     * A refund as it is to be submitted, and what its submission brought back.
+     *
+     * @param outTradeNo     null only for a refund learned of from a notice that named no order
+     * @param channelTradeNo null only for a refund learned of from a notice that named no payment
+     */
+    public record Request(RefundStatus status, String channelRefundId, OutTradeNo outTradeNo, ChannelTradeNo channelTradeNo,
                           BigDecimal amount, String currency, String reason) {
     }
 
@@ -82,7 +92,7 @@ public class Refunds {
         Uni<?> written = insert(client, refund);
         if (submit) {
             written = written.chain(() -> client.preparedQuery(QUEUE_SUBMISSION)
-                    .execute(Tuple.of(refund.merchantId(), refund.channel(), refund.refundNo())));
+                    .execute(Tuple.of(refund.merchantId(), refund.channel(), refund.refundNo().value())));
         }
         return written.replaceWith(true).onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(false);
     }
@@ -93,12 +103,15 @@ public class Refunds {
             if (!iterator.hasNext()) {
                 return Optional.empty();
             }
-            Row row = iterator.next();
-            return Optional.of(new Request(RefundStatus.valueOf(row.getString("status")),
-                    row.getString("channel_refund_id"), row.getString("out_trade_no"),
-                    row.getString("channel_trade_no"), row.getBigDecimal("amount"), row.getString("currency"),
-                    row.getString("reason")));
+            return Optional.of(toRequest(iterator.next()));
         });
+    }
+
+    private static Request toRequest(Row row) {
+        return new Request(RefundStatus.valueOf(row.getString("status")), row.getString("channel_refund_id"),
+                OutTradeNo.ofNullable(row.getString("out_trade_no")),
+                ChannelTradeNo.ofNullable(row.getString("channel_trade_no")), row.getBigDecimal("amount"),
+                row.getString("currency"), row.getString("reason"));
     }
 
     /** Every refund of one order, oldest first. */
@@ -123,8 +136,8 @@ public class Refunds {
     }
 
     /** A locking read of the refund with this key, if the table has it. */
-    public Uni<Optional<Existing>> findCurrent(SqlClient client, String merchantId, String channel, String refundNo) {
-        return client.preparedQuery(FIND_CURRENT).execute(Tuple.of(merchantId, channel, refundNo)).map(rows -> {
+    public Uni<Optional<Existing>> findCurrent(SqlClient client, String merchantId, String channel, RefundNo refundNo) {
+        return client.preparedQuery(FIND_CURRENT).execute(Tuple.of(merchantId, channel, refundNo.value())).map(rows -> {
             var iterator = rows.iterator();
             if (!iterator.hasNext()) {
                 return Optional.empty();
@@ -135,8 +148,9 @@ public class Refunds {
     }
 
     /** The payment's refunded total as its settled refunds tell it, read under lock. */
-    public Uni<RefundedTotal> refundedCurrent(SqlClient client, String merchantId, String channel, String channelTradeNo) {
-        return client.preparedQuery(REFUNDED_CURRENT).execute(Tuple.of(merchantId, channel, channelTradeNo)).map(rows -> {
+    public Uni<RefundedTotal> refundedCurrent(SqlClient client, String merchantId, String channel,
+                                               ChannelTradeNo channelTradeNo) {
+        return client.preparedQuery(REFUNDED_CURRENT).execute(Tuple.of(merchantId, channel, channelTradeNo.value())).map(rows -> {
             Row row = rows.iterator().next();
             return new RefundedTotal(row.getBigDecimal("reported"), row.getBigDecimal("listed"));
         });
@@ -151,7 +165,7 @@ public class Refunds {
         return client.preparedQuery(SETTLE)
                 .execute(Tuple.tuple().addString(refund.status().name()).addString(refund.channelRefundId())
                         .addBigDecimal(refund.amount()).addBigDecimal(refund.refundedTotal())
-                        .addString(refund.merchantId()).addString(refund.channel()).addString(refund.refundNo()))
+                        .addString(refund.merchantId()).addString(refund.channel()).addString(refund.refundNo().value()))
                 .flatMap(updated -> updated.rowCount() == 1
                         ? Uni.createFrom().item(true)
                         // In MySQL a failed statement does not end the transaction, so a duplicate key is a plain answer.
@@ -161,8 +175,9 @@ public class Refunds {
 
     private static Uni<?> insert(SqlClient client, Refund refund) {
         return client.preparedQuery(INSERT).execute(Tuple.tuple()
-                .addString(refund.merchantId()).addString(refund.channel()).addString(refund.refundNo())
-                .addString(refund.channelRefundId()).addString(refund.outTradeNo()).addString(refund.channelTradeNo())
+                .addString(refund.merchantId()).addString(refund.channel()).addString(refund.refundNo().value())
+                .addString(refund.channelRefundId()).addString(OutTradeNo.valueOrNull(refund.outTradeNo()))
+                .addString(ChannelTradeNo.valueOrNull(refund.channelTradeNo()))
                 .addBigDecimal(refund.amount()).addBigDecimal(refund.refundedTotal()).addString(refund.currency())
                 .addString(refund.status().name()).addString(refund.reason()));
     }

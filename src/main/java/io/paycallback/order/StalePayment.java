@@ -1,5 +1,7 @@
 package io.paycallback.order;
 
+import io.paycallback.channel.ChannelTradeNo;
+
 import java.util.Locale;
 
 /**
@@ -16,8 +18,8 @@ public enum StalePayment {
     /** Not a state this rule knows how to settle: try again later, then a person looks. */
     UNRESOLVED;
 
-    public static StalePayment of(Order order, String channel, String channelTradeNo) {
-        boolean samePayment = channel.equals(order.channel()) && channelTradeNo.equals(order.channelTradeNo());
+    public static StalePayment of(Order order, String channel, ChannelTradeNo channelTradeNo) {
+        boolean samePayment = channel.equals(order.channel()) && channelTradeNo.value().equals(order.channelTradeNo());
         return switch (order.status()) {
             case PAID -> samePayment ? DUPLICATE : PAID_TWICE;
             case CLOSED -> PAID_AFTER_CLOSE;

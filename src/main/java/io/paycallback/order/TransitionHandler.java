@@ -1,5 +1,6 @@
 package io.paycallback.order;
 
+import io.paycallback.channel.OutTradeNo;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.Leased;
 import io.paycallback.ledger.LeasedTable;
@@ -39,7 +40,8 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
      * order cannot know: a deadlock it causes rolls the batch back and its rows are tried alone.
      */
     private static final Comparator<StoredCallback> LOCK_ORDER = Comparator.comparing(StoredCallback::merchantId)
-            .thenComparing(StoredCallback::outTradeNo, Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(callback -> OutTradeNo.valueOrNull(callback.outTradeNo()),
+                    Comparator.nullsFirst(Comparator.naturalOrder()))
             .thenComparingLong(StoredCallback::id);
 
     private final BatchTransactions batches;

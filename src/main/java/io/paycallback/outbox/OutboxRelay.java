@@ -258,7 +258,7 @@ public class OutboxRelay implements LeaseHandler {
                 LOG.errorf("Alert outbox #%d to %s could not be delivered: %s", id, row.getString("destination"), reason);
                 return Uni.createFrom().item(AfterCommit.NOTHING);
             }
-            OutTradeNo outTradeNo = Optional.ofNullable(row.getString("out_trade_no")).map(OutTradeNo::new).orElse(null);
+            OutTradeNo outTradeNo = OutTradeNo.ofNullable(row.getString("out_trade_no"));
             return outbox.emitAll(transaction, List.of(new DownstreamEvent.Alert("outbox:" + id,
                     Subject.Trade.order(row.getString("merchant_id"), outTradeNo),
                     row.getString("type") + " to " + row.getString("destination") + " undeliverable: " + reason)))

@@ -1,6 +1,9 @@
 package io.paycallback.submission;
 
+import io.paycallback.channel.ChannelTradeNo;
 import io.paycallback.channel.Notice;
+import io.paycallback.channel.OutTradeNo;
+import io.paycallback.channel.RefundNo;
 import io.paycallback.order.RefundStatus;
 import io.paycallback.order.Refunds;
 import io.paycallback.provider.ProviderClients;
@@ -36,8 +39,10 @@ public class PendingRefunds {
      * @return false when the refund is known already (ours, or an earlier notice of it): nothing new
      */
     public Uni<Boolean> enrol(Notice.RefundPending pending) {
-        Refunds.Refund refund = new Refunds.Refund(pending.merchantId(), pending.channel().path(), pending.refundNo(),
-                pending.channelRefundId(), pending.channelTradeNo(), pending.outTradeNo(), pending.amount(), null,
+        Refunds.Refund refund = new Refunds.Refund(pending.merchantId(), pending.channel().path(),
+                new RefundNo(pending.refundNo()), pending.channelRefundId(),
+                ChannelTradeNo.ofNullable(pending.channelTradeNo()), OutTradeNo.ofNullable(pending.outTradeNo()),
+                pending.amount(), null,
                 pending.currency(), RefundStatus.SUBMITTED, PROVIDER_REASON);
         boolean query = providers.find(pending.channel(), pending.merchantId()).isPresent();
         return pool.withTransaction(tx -> refunds.request(tx, refund, query));

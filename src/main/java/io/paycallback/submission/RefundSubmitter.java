@@ -110,10 +110,11 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
         if (client.isEmpty()) {
             return new GiveUp("no " + submission.channel() + " API keys for this merchant: refund it by hand");
         }
-        StoredPayment payment = callbacks.processedPayment(pool, submission.merchantId(), submission.channel(),
-                refund.channelTradeNo()).await().atMost(timeout);
-        RefundOrder order = new RefundOrder(submission.merchantId(), submission.refundNo(), refund.outTradeNo(),
-                refund.channelTradeNo(), refund.amount(), payment == null ? refund.amount() : payment.amount(),
+        StoredPayment payment = refund.channelTradeNo() == null ? null : callbacks.processedPayment(pool,
+                submission.merchantId(), submission.channel(), refund.channelTradeNo()).await().atMost(timeout);
+        RefundOrder order = new RefundOrder(submission.merchantId(), submission.refundNo(),
+                OutTradeNo.valueOrNull(refund.outTradeNo()), ChannelTradeNo.valueOrNull(refund.channelTradeNo()),
+                refund.amount(), payment == null ? refund.amount() : payment.paid().amount(),
                 refund.currency(), refund.reason());
         return refund.status() == RefundStatus.REQUESTED
                 ? submit(lease, submission, refund, client.get(), order, calls)
@@ -124,8 +125,8 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                            RefundOrder order, Calls calls) {
         RefundAnswer answer;
         try {
-            answer = calls.ask(submission.merchantId(), refund.outTradeNo(), client.channel(), SUBMIT, submission.refundNo(),
-                    () -> client.submitRefund(order),
+            answer = calls.ask(submission.merchantId(), OutTradeNo.valueOrNull(refund.outTradeNo()), client.channel(),
+                    SUBMIT, submission.refundNo(), () -> client.submitRefund(order),
                     accepted -> accepted.settled().map(RefundSubmitter::said).orElse("accepted, not final"), timeout);
         } catch (ProviderException failed) {
             if (failed.rejected()) {
@@ -155,7 +156,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
      */
     private Outcome awaitFinalState(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
                                     RefundOrder order, Calls calls) {
-        Optional<Notice.Refund> settled = calls.ask(submission.merchantId(), refund.outTradeNo(), client.channel(),
+        Optional<Notice.Refund> settled = calls.ask(submission.merchantId(), OutTradeNo.valueOrNull(refund.outTradeNo()), client.channel(),
                 QUERY, submission.refundNo(), () -> client.queryRefund(order, refund.channelRefundId()),
                 answer -> answer.map(RefundSubmitter::said).orElse("not final"), timeout);
         if (settled.isPresent()) {
@@ -209,8 +210,8 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                 .flatMap(refund -> outbox.emit(transaction, refund.isPresent() && !reason.startsWith(DEAD_LETTER)
                         ? new DownstreamEvent.Alert(source(submission), subject(submission, refund.get()), reason)
                         : new DownstreamEvent.Alert(source(submission), new Subject.Trade(submission.merchantId(),
-                        refund.map(Refunds.Request::outTradeNo).map(OutTradeNo::new).orElse(null), submission.channel(),
-                        refund.map(Refunds.Request::channelTradeNo).map(ChannelTradeNo::new).orElse(null),
+                        refund.map(Refunds.Request::outTradeNo).orElse(null), submission.channel(),
+                        refund.map(Refunds.Request::channelTradeNo).orElse(null),
                         refund.map(Refunds.Request::amount).orElse(null), refund.map(Refunds.Request::currency).orElse(null)),
                         DEAD_LETTER + "refund " + submission.refundNo() + " not submitted: "
                                 + reason.substring(reason.startsWith(DEAD_LETTER) ? DEAD_LETTER.length() : 0))))
@@ -234,8 +235,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
 
     private static Subject.Refund subject(Submission submission, Refunds.Request refund) {
         return new Subject.Refund(submission.merchantId(), submission.channel(),
-                Optional.ofNullable(refund.outTradeNo()).map(OutTradeNo::new).orElse(null),
-                Optional.ofNullable(refund.channelTradeNo()).map(ChannelTradeNo::new).orElse(null),
-                new RefundNo(submission.refundNo()), refund.amount(), refund.currency());
+                refund.outTradeNo(), refund.channelTradeNo(), new RefundNo(submission.refundNo()), refund.amount(),
+                refund.currency());
     }
 }

@@ -1,5 +1,7 @@
 package io.paycallback.order;
 
+import io.paycallback.channel.ChannelTradeNo;
+
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -16,27 +18,27 @@ class StalePaymentTest {
 
     @Test
     void paidBySameTradeNumberIsADuplicate() {
-        assertThat(StalePayment.of(order(OrderStatus.PAID, "wxpay", "T1"), "wxpay", "T1")).isEqualTo(StalePayment.DUPLICATE);
+        assertThat(StalePayment.of(order(OrderStatus.PAID, "wxpay", "T1"), "wxpay", new ChannelTradeNo("T1"))).isEqualTo(StalePayment.DUPLICATE);
     }
 
     @Test
     void paidByAnotherTradeNumberOrChannelIsPaidTwice() {
-        assertThat(StalePayment.of(order(OrderStatus.PAID, "wxpay", "T1"), "wxpay", "T2")).isEqualTo(StalePayment.PAID_TWICE);
-        assertThat(StalePayment.of(order(OrderStatus.PAID, "wxpay", "T1"), "alipay", "T1")).isEqualTo(StalePayment.PAID_TWICE);
+        assertThat(StalePayment.of(order(OrderStatus.PAID, "wxpay", "T1"), "wxpay", new ChannelTradeNo("T2"))).isEqualTo(StalePayment.PAID_TWICE);
+        assertThat(StalePayment.of(order(OrderStatus.PAID, "wxpay", "T1"), "alipay", new ChannelTradeNo("T1"))).isEqualTo(StalePayment.PAID_TWICE);
         assertThat(StalePayment.PAID_TWICE.refunds()).isTrue();
     }
 
     @Test
     void anyPaymentOfAClosedOrderIsPaidAfterClose() {
-        assertThat(StalePayment.of(order(OrderStatus.CLOSED, null, null), "stripe", "pi_1")).isEqualTo(StalePayment.PAID_AFTER_CLOSE);
+        assertThat(StalePayment.of(order(OrderStatus.CLOSED, null, null), "stripe", new ChannelTradeNo("pi_1"))).isEqualTo(StalePayment.PAID_AFTER_CLOSE);
         assertThat(StalePayment.PAID_AFTER_CLOSE.refunds()).isTrue();
     }
 
     @Test
     void otherStatesAreNotSettledHere() {
-        assertThat(StalePayment.of(order(OrderStatus.PENDING, null, null), "wxpay", "T1")).isEqualTo(StalePayment.UNRESOLVED);
-        assertThat(StalePayment.of(order(OrderStatus.REFUNDED, "wxpay", "T1"), "wxpay", "T2")).isEqualTo(StalePayment.UNRESOLVED);
-        assertThat(StalePayment.of(order(OrderStatus.REFUNDED, "wxpay", "T1"), "wxpay", "T1")).isEqualTo(StalePayment.DUPLICATE);
+        assertThat(StalePayment.of(order(OrderStatus.PENDING, null, null), "wxpay", new ChannelTradeNo("T1"))).isEqualTo(StalePayment.UNRESOLVED);
+        assertThat(StalePayment.of(order(OrderStatus.REFUNDED, "wxpay", "T1"), "wxpay", new ChannelTradeNo("T2"))).isEqualTo(StalePayment.UNRESOLVED);
+        assertThat(StalePayment.of(order(OrderStatus.REFUNDED, "wxpay", "T1"), "wxpay", new ChannelTradeNo("T1"))).isEqualTo(StalePayment.DUPLICATE);
         assertThat(StalePayment.UNRESOLVED.refunds()).isFalse();
         assertThat(StalePayment.DUPLICATE.refunds()).isFalse();
     }
