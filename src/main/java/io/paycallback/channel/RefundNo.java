@@ -12,4 +12,9 @@ public record RefundNo(String value) {
     public RefundNo {
         Objects.requireNonNull(value, "RefundNo");
     }
+
+    /** For a field that may hold no refund number: null stays null. */
+    public static String valueOrNull(RefundNo number) {
+        return number == null ? null : number.value();
+    }
 }

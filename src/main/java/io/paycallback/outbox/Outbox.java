@@ -107,7 +107,8 @@ public class Outbox {
             String payload = payload(event);
             for (String destination : destinations(event.type())) {
                 Tuple row = Tuple.tuple().addString(event.source()).addString(event.type().wire()).addString(destination)
-                        .addString(event.subject().merchantId()).addString(text(event.subject().outTradeNo()))
+                        .addString(event.subject().merchantId())
+                        .addString(OutTradeNo.valueOrNull(event.subject().outTradeNo()))
                         .addString(payload);
                 if (LOG_DESTINATION.equals(destination)) {
                     logged.add(row);
@@ -217,25 +218,14 @@ public class Outbox {
 
     static EventBody body(DownstreamEvent event, Instant occurredAt) {
         Subject about = event.subject();
-        return new EventBody(event.id(), event.type().wire(), about.merchantId(), text(about.outTradeNo()),
-                about.channel(), text(about.channelTradeNo()), text(about.refundNo()), plain(event.amount()),
-                plain(event.refundAmount()), plain(event.refundedTotal()), about.currency(), event.reason(),
-                occurredAt.toString());
+        return new EventBody(event.id(), event.type().wire(), about.merchantId(),
+                OutTradeNo.valueOrNull(about.outTradeNo()), about.channel(),
+                ChannelTradeNo.valueOrNull(about.channelTradeNo()), RefundNo.valueOrNull(about.refundNo()),
+                plain(event.amount()), plain(event.refundAmount()), plain(event.refundedTotal()), about.currency(),
+                event.reason(), occurredAt.toString());
     }
 
     private static String plain(BigDecimal amount) {
         return amount == null ? null : amount.toPlainString();
-    }
-
-    private static String text(OutTradeNo number) {
-        return number == null ? null : number.value();
-    }
-
-    private static String text(ChannelTradeNo number) {
-        return number == null ? null : number.value();
-    }
-
-    private static String text(RefundNo number) {
-        return number == null ? null : number.value();
     }
 }

@@ -1,13 +1,11 @@
 package io.paycallback.statement;
 
-import io.paycallback.channel.OutTradeNo;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ledger.Lease;
 import io.paycallback.ledger.Leased;
 import io.paycallback.ledger.LeasedTable;
 import io.paycallback.ledger.Leases;
 import io.paycallback.outbox.DownstreamEvent;
-import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.Subject;
