@@ -466,7 +466,12 @@ e2e() {
     -- "$WORK/e2e.req" "$WRK_THREADS" once >"$out" 2>"$err" &
   wrk_pid=$!
   while kill -0 "$wrk_pid" 2>/dev/null; do
-    if (($(grep -c '^e2e: thread done' "$err" || true) >= WRK_THREADS)); then kill -INT "$wrk_pid"; break; fi
+    if (($(grep -c '^e2e: thread done' "$err" || true) >= WRK_THREADS)); then
+      # Again each second: a SIGINT that reaches one of wrk's threads still on its way out leaves the main thread
+      # asleep for the whole -d (seen once: 6 min).
+      while kill -INT "$wrk_pid" 2>/dev/null && sleep 1 && kill -0 "$wrk_pid" 2>/dev/null; do :; done
+      break
+    fi
     # RSS under load: sampled while wrk sends, from /proc (no statement to the database).
     rss=$(rss_mb); ((rss > rss_max)) && rss_max=$rss
     sleep 0.1
