@@ -98,6 +98,18 @@ public interface PayCallbackConfig {
         /** How long a reservation may take before we answer "fail" and let the provider push again. */
         @WithDefault("3s")
         Duration storeTimeout();
+
+        KnownReservations knownReservations();
+    }
+
+    /** Repeat pushes answered from memory (ledger.KnownReservations); size 0 sends every repeat to the database. */
+    interface KnownReservations {
+        @WithDefault("10000")
+        int size();
+
+        /** Providers repeat within seconds to minutes (WeChat Pay: 15 s, 15 s, 30 s, 3 min, then half-hours); at most 1d. */
+        @WithDefault("15m")
+        Duration ttl();
     }
 
     interface Retry {

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * fails fast on the key instead of waiting behind somebody's business transaction. A duplicate-key error is the
  * answer "already have it"; there is no select-then-insert anywhere. On a multi-primary cluster (Galera, Group
  * Replication) the same race between two nodes can end in a certification failure instead of the duplicate key: the
- * INSERT is run again, which then meets the winner's row as a duplicate (see {@link LostRaces}).
+ * INSERT is run again, which then meets the winner's row as a duplicate (see {@link LostRaces}). A repeat of a key this
+ * instance saw committed minutes ago gets the same answer from memory ({@link KnownReservations}).
  */
 @ApplicationScoped
 public class CallbackLedger {
@@ -38,11 +39,13 @@ public class CallbackLedger {
 
     private final Pool pool;
     private final LostRaces lostRaces;
+    private final KnownReservations known;
     private final long leaseMicros;
 
-    public CallbackLedger(Pool pool, LostRaces lostRaces, PayCallbackConfig config) {
+    public CallbackLedger(Pool pool, LostRaces lostRaces, KnownReservations known, PayCallbackConfig config) {
         this.pool = pool;
         this.lostRaces = lostRaces;
+        this.known = known;
         this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
     }
 
@@ -65,7 +68,9 @@ public class CallbackLedger {
                 .addBigDecimal(payment.amount())
                 .addString(payment.currency())
                 .addString(origin.column());
-        return insert(CallbackLog.PAYMENT, INSERT_PAYMENT, row, rawBody, pickup);
+        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.PAYMENT, payment.merchantId(),
+                payment.channel(), payment.channelTradeNo());
+        return insert(key, INSERT_PAYMENT, row, rawBody, pickup);
     }
 
     public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, Pickup pickup, Origin origin) {
@@ -81,10 +86,15 @@ public class CallbackLedger {
                 .addBigDecimal(refund.refundedTotal())
                 .addString(refund.currency())
                 .addString(origin.column());
-        return insert(CallbackLog.REFUND, INSERT_REFUND, row, rawBody, pickup);
+        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.REFUND, refund.merchantId(),
+                refund.channel(), refund.refundNo());
+        return insert(key, INSERT_REFUND, row, rawBody, pickup);
     }
 
-    private Uni<Reservation> insert(CallbackLog log, String sql, Tuple row, byte[] rawBody, Pickup pickup) {
+    private Uni<Reservation> insert(KnownReservations.Key key, String sql, Tuple row, byte[] rawBody, Pickup pickup) {
+        if (known.contains(key)) {
+            return Uni.createFrom().item(new Reservation.AlreadyReserved());
+        }
         boolean claim = pickup == Pickup.CALLER;
         String token = claim ? UUID.randomUUID().toString() : null;
         row.addString(token).addLong(claim ? leaseMicros : 0).addValue(Buffer.buffer(rawBody));
@@ -92,8 +102,9 @@ public class CallbackLedger {
                 .<Reservation>map(rows -> {
                     long id = rows.property(MySQLClient.LAST_INSERTED_ID);
                     return new Reservation.Reserved(
-                            claim ? Optional.of(new Lease(log.leased(), id, token, 0)) : Optional.empty());
+                            claim ? Optional.of(new Lease(key.log().leased(), id, token, 0)) : Optional.empty());
                 })
-                .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(Reservation.AlreadyReserved::new);
+                .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(Reservation.AlreadyReserved::new)
+                .invoke(() -> known.remember(key));
     }
 }

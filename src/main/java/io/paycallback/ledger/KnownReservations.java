@@ -1,0 +1,63 @@
+package io.paycallback.ledger;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import io.paycallback.channel.ChannelId;
+import io.paycallback.config.PayCallbackConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The unique keys this instance has seen held by a committed row, so that a provider's repeat push within minutes is
+ * answered "already have it" without a round trip to the database. Exact, not a guess: a key is only remembered
+ * after its INSERT succeeded (autocommit, so committed) or failed on the unique key, and rows leave the idempotency
+ * tables only through housekeeping's retention, at least seven days, far beyond an entry's life. The database stays
+ * the one arbiter of every first push; this only spares it the repeats, which in a provider's retry storm are most of
+ * the traffic. Each instance has its own: a repeat that reaches another pod goes to the database as before.
+ */
+@ApplicationScoped
+public class KnownReservations {
+
+    static final String CACHE_NAME = "known-reservations";
+    private static final Duration LONGEST_TTL = Duration.ofDays(1);
+
+    record Key(CallbackLog log, String merchantId, ChannelId channel, String number) {
+    }
+
+    private final Optional<Cache<Key, Boolean>> keys;
+
+    @Inject
+    public KnownReservations(PayCallbackConfig config, MeterRegistry registry) {
+        this(config.callback().knownReservations(), Ticker.systemTicker());
+        keys.ifPresent(cache -> CaffeineCacheMetrics.monitor(registry, cache, CACHE_NAME));
+    }
+
+    KnownReservations(PayCallbackConfig.KnownReservations settings, Ticker ticker) {
+        if (settings.ttl().compareTo(LONGEST_TTL) > 0) {
+            throw new IllegalArgumentException("paycallback.callback.known-reservations.ttl must be at most 1d: an entry"
+                    + " must expire long before housekeeping's retention (7d at least) can archive its row");
+        }
+        this.keys = settings.size() == 0 ? Optional.empty() : Optional.of(Caffeine.newBuilder()
+                .maximumSize(settings.size())
+                .expireAfterWrite(settings.ttl())
+                .ticker(ticker)
+                // Upkeep runs on the calling thread (amortised, never blocking) instead of a hand-off to a pool.
+                .executor(Runnable::run)
+                .recordStats()
+                .build());
+    }
+
+    boolean contains(Key key) {
+        return keys.isPresent() && keys.get().getIfPresent(key) != null;
+    }
+
+    void remember(Key key) {
+        keys.ifPresent(cache -> cache.put(key, Boolean.TRUE));
+    }
+}

@@ -1,0 +1,84 @@
+package io.paycallback.ledger;
+
+import io.paycallback.channel.ChannelId;
+import io.paycallback.config.PayCallbackConfig;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class KnownReservationsTest {
+
+    private final AtomicLong nanos = new AtomicLong();
+
+    private static PayCallbackConfig.KnownReservations settings(int size, Duration ttl) {
+        return new PayCallbackConfig.KnownReservations() {
+            @Override
+            public int size() {
+                return size;
+            }
+
+            @Override
+            public Duration ttl() {
+                return ttl;
+            }
+        };
+    }
+
+    private static KnownReservations.Key payment(String merchant, ChannelId channel, String number) {
+        return new KnownReservations.Key(CallbackLog.PAYMENT, merchant, channel, number);
+    }
+
+    @Test
+    void aKeyIsKnownOnlyOnceRememberedAndOnlyWithItsWholeIdentity() {
+        KnownReservations known = new KnownReservations(settings(100, Duration.ofMinutes(15)), nanos::get);
+        known.remember(payment("default", ChannelId.WXPAY, "4200001"));
+
+        assertThat(known.contains(payment("default", ChannelId.WXPAY, "4200001"))).isTrue();
+        assertThat(known.contains(payment("default", ChannelId.WXPAY, "4200002"))).isFalse();
+        assertThat(known.contains(payment("other", ChannelId.WXPAY, "4200001"))).isFalse();
+        assertThat(known.contains(payment("default", ChannelId.ALIPAY, "4200001"))).isFalse();
+        assertThat(known.contains(new KnownReservations.Key(CallbackLog.REFUND, "default", ChannelId.WXPAY, "4200001")))
+                .as("a refund number may equal a payment's: the two tables have their own keys").isFalse();
+    }
+
+    @Test
+    void entriesExpireAfterTheirTtl() {
+        KnownReservations known = new KnownReservations(settings(100, Duration.ofMinutes(15)), nanos::get);
+        known.remember(payment("default", ChannelId.STRIPE, "pi_1"));
+
+        nanos.addAndGet(Duration.ofMinutes(14).toNanos());
+        assertThat(known.contains(payment("default", ChannelId.STRIPE, "pi_1"))).isTrue();
+        nanos.addAndGet(Duration.ofMinutes(2).toNanos());
+        assertThat(known.contains(payment("default", ChannelId.STRIPE, "pi_1"))).isFalse();
+    }
+
+    @Test
+    void theSizeBoundsWhatIsKept() {
+        KnownReservations known = new KnownReservations(settings(10, Duration.ofMinutes(15)), nanos::get);
+        for (int i = 0; i < 1000; i++) {
+            known.remember(payment("default", ChannelId.STRIPE, "pi_" + i));
+        }
+        long kept = IntStream.range(0, 1000)
+                .filter(i -> known.contains(payment("default", ChannelId.STRIPE, "pi_" + i))).count();
+        assertThat(kept).isBetween(1L, 10L);
+    }
+
+    @Test
+    void sizeZeroKeepsNothing() {
+        KnownReservations known = new KnownReservations(settings(0, Duration.ofMinutes(15)), nanos::get);
+        known.remember(payment("default", ChannelId.WXPAY, "4200001"));
+        assertThat(known.contains(payment("default", ChannelId.WXPAY, "4200001"))).isFalse();
+    }
+
+    @Test
+    void aTtlNearTheRetentionIsRefused() {
+        assertThatThrownBy(() -> new KnownReservations(settings(100, Duration.ofDays(2)), nanos::get))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("retention");
+    }
+}
