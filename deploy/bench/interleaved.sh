@@ -34,6 +34,7 @@ DB_PASSWORD=${BENCH_DB_PASSWORD:-bench-$(hostname | md5sum | cut -c1-12)}
 SERVICE_JAVA=${SERVICE_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 [[ -x $SERVICE_JAVA ]] || SERVICE_JAVA=java
 WORK=$ROOT/target/bench/interleaved
+INVOCATION=$(date +%s)       # in the order numbers: the orders of earlier invocations stay in the database
 KEYS=$ROOT/target/bench/keys
 mkdir -p "$WORK"
 : >"$WORK/bursts.tsv"
@@ -93,7 +94,7 @@ burst() { # index file mode label seconds
     "$(cut -d' ' -f1 /proc/loadavg)" "$(rss_mb "$pid")" >>"$WORK/bursts.tsv"
 }
 unique_callbacks() { # index round -> request file, its orders PENDING
-  local prefix="IL$2${NAMES[$1]}-" file="$WORK/unique.req"
+  local prefix="IL$INVOCATION-$2${NAMES[$1]}-" file="$WORK/unique.req"
   generate requests "$KEYS" stripe "$UNIQ" "$prefix" "$file"
   mariadb -uroot "$DB" -e "INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, refunded_amount, created_at, updated_at)
     SELECT 'default', CONCAT('$prefix', seq), 88.00, 'USD', 'PENDING', 0, NOW(3), NOW(3) FROM seq_0_to_$((UNIQ - 1))"

@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
  * fails fast on the key instead of waiting behind somebody's business transaction. A duplicate-key error is the
  * answer "already have it"; there is no select-then-insert anywhere. On a multi-primary cluster (Galera, Group
  * Replication) the same race between two nodes can end in a certification failure instead of the duplicate key: the
- * INSERT is run again, which then meets the winner's row as a duplicate (see {@link LostRaces}). A repeat of a key this
- * instance saw committed minutes ago gets the same answer from memory ({@link KnownReservations}).
+ * INSERT is run again, which then meets the winner's row as a duplicate (see {@link LostRaces}). Once this instance has
+ * met a key as a duplicate, its further repeats for some minutes get the same answer from memory
+ * ({@link KnownReservations}).
  */
 @ApplicationScoped
 public class CallbackLedger {
@@ -104,7 +105,9 @@ public class CallbackLedger {
                     return new Reservation.Reserved(
                             claim ? Optional.of(new Lease(key.log().leased(), id, token, 0)) : Optional.empty());
                 })
-                .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(Reservation.AlreadyReserved::new)
-                .invoke(() -> known.remember(key));
+                .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(() -> {
+                    known.remember(key);
+                    return new Reservation.AlreadyReserved();
+                });
     }
 }

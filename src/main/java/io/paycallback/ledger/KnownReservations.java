@@ -14,12 +14,14 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The unique keys this instance has seen held by a committed row, so that a provider's repeat push within minutes is
- * answered "already have it" without a round trip to the database. Exact, not a guess: a key is only remembered
- * after its INSERT succeeded (autocommit, so committed) or failed on the unique key, and rows leave the idempotency
- * tables only through housekeeping's retention, at least seven days, far beyond an entry's life. The database stays
- * the one arbiter of every first push; this only spares it the repeats, which in a provider's retry storm are most of
- * the traffic. Each instance has its own: a repeat that reaches another pod goes to the database as before.
+ * Keys this instance has met as duplicates, so that a provider's further repeat pushes within minutes are answered
+ * "already have it" without a round trip to the database. Exact, not a guess: a key is only remembered after its
+ * INSERT failed on the unique key, so a committed row holds it, and rows leave the idempotency tables only through
+ * housekeeping's retention, at least seven days, far beyond an entry's life. The database stays the one arbiter of
+ * every first push and of the first repeat; this only spares it the rest, which in a provider's retry storm are most
+ * of the traffic. First pushes are not remembered: nearly all of them are never repeated, and keeping them would turn
+ * every unique callback into a cache write and minutes-lived garbage for the collector. Each instance has its own: a
+ * repeat that reaches another pod goes to the database as before.
  */
 @ApplicationScoped
 public class KnownReservations {
