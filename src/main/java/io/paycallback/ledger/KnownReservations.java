@@ -3,8 +3,9 @@ package io.paycallback.ledger;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.paycallback.channel.ChannelId;
 import io.paycallback.config.PayCallbackConfig;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,21 +27,28 @@ import java.util.Optional;
 @ApplicationScoped
 public class KnownReservations {
 
-    static final String CACHE_NAME = "known-reservations";
+    static final String ANSWERED = "paycallback.known.reservations.answered";
+    static final String SIZE = "paycallback.known.reservations";
     private static final Duration LONGEST_TTL = Duration.ofDays(1);
 
     record Key(CallbackLog log, String merchantId, ChannelId channel, String number) {
     }
 
     private final Optional<Cache<Key, Boolean>> keys;
+    private final Counter answered;
 
     @Inject
     public KnownReservations(PayCallbackConfig config, MeterRegistry registry) {
-        this(config.callback().knownReservations(), Ticker.systemTicker());
-        keys.ifPresent(cache -> CaffeineCacheMetrics.monitor(registry, cache, CACHE_NAME));
+        this(config.callback().knownReservations(), Ticker.systemTicker(), Counter.builder(ANSWERED)
+                .description("Repeat pushes answered from memory, without a round trip to the database")
+                .register(registry));
+        keys.ifPresent(cache -> Gauge.builder(SIZE, cache, Cache::estimatedSize)
+                .description("Keys met as duplicates and remembered for their further repeats")
+                .register(registry));
     }
 
-    KnownReservations(PayCallbackConfig.KnownReservations settings, Ticker ticker) {
+    KnownReservations(PayCallbackConfig.KnownReservations settings, Ticker ticker, Counter answered) {
+        this.answered = answered;
         if (settings.ttl().compareTo(LONGEST_TTL) > 0) {
             throw new IllegalArgumentException("paycallback.callback.known-reservations.ttl must be at most 1d: an entry"
                     + " must expire long before housekeeping's retention (7d at least) can archive its row");
@@ -51,12 +59,15 @@ public class KnownReservations {
                 .ticker(ticker)
                 // Upkeep runs on the calling thread (amortised, never blocking) instead of a hand-off to a pool.
                 .executor(Runnable::run)
-                .recordStats()
                 .build());
     }
 
     boolean contains(Key key) {
-        return keys.isPresent() && keys.get().getIfPresent(key) != null;
+        boolean known = keys.isPresent() && keys.get().getIfPresent(key) != null;
+        if (known) {
+            answered.increment();
+        }
+        return known;
     }
 
     void remember(Key key) {

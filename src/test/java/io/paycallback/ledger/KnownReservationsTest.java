@@ -1,6 +1,8 @@
 package io.paycallback.ledger;
 
 import io.paycallback.channel.ChannelId;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.paycallback.config.PayCallbackConfig;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +37,9 @@ class KnownReservationsTest {
 
     @Test
     void aKeyIsKnownOnlyOnceRememberedAndOnlyWithItsWholeIdentity() {
-        KnownReservations known = new KnownReservations(settings(100, Duration.ofMinutes(15)), nanos::get);
+        Counter answered = new SimpleMeterRegistry().counter("answered");
+        KnownReservations known = new KnownReservations(settings(100, Duration.ofMinutes(15)), nanos::get, answered);
+        assertThat(known.contains(payment("default", ChannelId.WXPAY, "4200001"))).isFalse();
         known.remember(payment("default", ChannelId.WXPAY, "4200001"));
 
         assertThat(known.contains(payment("default", ChannelId.WXPAY, "4200001"))).isTrue();
@@ -44,11 +48,12 @@ class KnownReservationsTest {
         assertThat(known.contains(payment("default", ChannelId.ALIPAY, "4200001"))).isFalse();
         assertThat(known.contains(new KnownReservations.Key(CallbackLog.REFUND, "default", ChannelId.WXPAY, "4200001")))
                 .as("a refund number may equal a payment's: the two tables have their own keys").isFalse();
+        assertThat(answered.count()).as("only answers from memory are counted").isEqualTo(1);
     }
 
     @Test
     void entriesExpireAfterTheirTtl() {
-        KnownReservations known = new KnownReservations(settings(100, Duration.ofMinutes(15)), nanos::get);
+        KnownReservations known = new KnownReservations(settings(100, Duration.ofMinutes(15)), nanos::get, new SimpleMeterRegistry().counter("answered"));
         known.remember(payment("default", ChannelId.STRIPE, "pi_1"));
 
         nanos.addAndGet(Duration.ofMinutes(14).toNanos());
@@ -59,7 +64,7 @@ class KnownReservationsTest {
 
     @Test
     void theSizeBoundsWhatIsKept() {
-        KnownReservations known = new KnownReservations(settings(10, Duration.ofMinutes(15)), nanos::get);
+        KnownReservations known = new KnownReservations(settings(10, Duration.ofMinutes(15)), nanos::get, new SimpleMeterRegistry().counter("answered"));
         for (int i = 0; i < 1000; i++) {
             known.remember(payment("default", ChannelId.STRIPE, "pi_" + i));
         }
@@ -70,14 +75,14 @@ class KnownReservationsTest {
 
     @Test
     void sizeZeroKeepsNothing() {
-        KnownReservations known = new KnownReservations(settings(0, Duration.ofMinutes(15)), nanos::get);
+        KnownReservations known = new KnownReservations(settings(0, Duration.ofMinutes(15)), nanos::get, new SimpleMeterRegistry().counter("answered"));
         known.remember(payment("default", ChannelId.WXPAY, "4200001"));
         assertThat(known.contains(payment("default", ChannelId.WXPAY, "4200001"))).isFalse();
     }
 
     @Test
     void aTtlNearTheRetentionIsRefused() {
-        assertThatThrownBy(() -> new KnownReservations(settings(100, Duration.ofDays(2)), nanos::get))
+        assertThatThrownBy(() -> new KnownReservations(settings(100, Duration.ofDays(2)), nanos::get, new SimpleMeterRegistry().counter("answered")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("retention");
     }
