@@ -71,7 +71,7 @@ function event()
       pairs_[#pairs_ + 1] = string.format("(%s, '%s')", id, token)
    end
    con:query(string.format([[UPDATE pay_callback_log SET status = 1, lease_token = NULL, last_error = NULL, updated_at = NOW(3)
-            WHERE (id, lease_token) IN (%s)]], table.concat(pairs_, ", ")))
+            WHERE id IN (%s) AND (id, lease_token) IN (%s)]], table.concat(cb, ", "), table.concat(pairs_, ", ")))
    con:query("COMMIT")
 
    -- The events' delivered finish: one CASE over the ids per delivered_* column, fenced by (id, token).
@@ -91,9 +91,9 @@ function event()
          delivered_at = DATE_SUB(NOW(3), INTERVAL CASE id %s END MICROSECOND),
          delivered_http_status = CASE id %s END, delivered_latency_ms = CASE id %s END,
          delivered_response_length = CASE id %s END, delivered_response_body = CASE id %s END
-            WHERE (id, lease_token) IN (%s)]],
+            WHERE id IN (%s) AND (id, lease_token) IN (%s)]],
       table.concat(cases.at, " "), table.concat(cases.st, " "), table.concat(cases.lat, " "),
-      table.concat(cases.len, " "), table.concat(cases.resp, " "), table.concat(fence, ", ")))
+      table.concat(cases.len, " "), table.concat(cases.resp, " "), table.concat(ev, ", "), table.concat(fence, ", ")))
 end
 
 function thread_done()

@@ -49,6 +49,9 @@ public class KnownReservations {
 
     KnownReservations(PayCallbackConfig.KnownReservations settings, Ticker ticker, Counter answered) {
         this.answered = answered;
+        if (settings.size() < 0) {
+            throw new IllegalArgumentException("paycallback.callback.known-reservations.size must be 0 (off) or more");
+        }
         if (settings.ttl().compareTo(LONGEST_TTL) > 0) {
             throw new IllegalArgumentException("paycallback.callback.known-reservations.ttl must be at most 1d: an entry"
                     + " must expire long before housekeeping's retention (7d at least) can archive its row");

@@ -31,6 +31,10 @@ class KnownReservationsTest {
         };
     }
 
+    private KnownReservations known(int size, Duration ttl) {
+        return new KnownReservations(settings(size, ttl), nanos::get, new SimpleMeterRegistry().counter("answered"));
+    }
+
     private static KnownReservations.Key payment(String merchant, ChannelId channel, String number) {
         return new KnownReservations.Key(CallbackLog.PAYMENT, merchant, channel, number);
     }
@@ -53,7 +57,7 @@ class KnownReservationsTest {
 
     @Test
     void entriesExpireAfterTheirTtl() {
-        KnownReservations known = new KnownReservations(settings(100, Duration.ofMinutes(15)), nanos::get, new SimpleMeterRegistry().counter("answered"));
+        KnownReservations known = known(100, Duration.ofMinutes(15));
         known.remember(payment("default", ChannelId.STRIPE, "pi_1"));
 
         nanos.addAndGet(Duration.ofMinutes(14).toNanos());
@@ -64,7 +68,7 @@ class KnownReservationsTest {
 
     @Test
     void theSizeBoundsWhatIsKept() {
-        KnownReservations known = new KnownReservations(settings(10, Duration.ofMinutes(15)), nanos::get, new SimpleMeterRegistry().counter("answered"));
+        KnownReservations known = known(10, Duration.ofMinutes(15));
         for (int i = 0; i < 1000; i++) {
             known.remember(payment("default", ChannelId.STRIPE, "pi_" + i));
         }
@@ -75,14 +79,21 @@ class KnownReservationsTest {
 
     @Test
     void sizeZeroKeepsNothing() {
-        KnownReservations known = new KnownReservations(settings(0, Duration.ofMinutes(15)), nanos::get, new SimpleMeterRegistry().counter("answered"));
+        KnownReservations known = known(0, Duration.ofMinutes(15));
         known.remember(payment("default", ChannelId.WXPAY, "4200001"));
         assertThat(known.contains(payment("default", ChannelId.WXPAY, "4200001"))).isFalse();
     }
 
     @Test
+    void aNegativeSizeIsRefusedByName() {
+        assertThatThrownBy(() -> known(-1, Duration.ofMinutes(15)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("known-reservations.size");
+    }
+
+    @Test
     void aTtlNearTheRetentionIsRefused() {
-        assertThatThrownBy(() -> new KnownReservations(settings(100, Duration.ofDays(2)), nanos::get, new SimpleMeterRegistry().counter("answered")))
+        assertThatThrownBy(() -> known(100, Duration.ofDays(2)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("retention");
     }
