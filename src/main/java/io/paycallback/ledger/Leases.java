@@ -148,7 +148,8 @@ public class Leases {
         }
         for (Finishing row : rows) {
             if (row.lease().table() != table) {
-                throw new IllegalArgumentException("leases of " + table + " and " + row.lease().table() + " in one finish");
+                throw new IllegalArgumentException(
+                        "leases of " + table + " and " + row.lease().table() + " in one finish");
             }
             if (row.values().size() != columns.size()) {
                 throw new IllegalArgumentException(row.values().size() + " values for " + columns.size() + " columns");

@@ -2,6 +2,7 @@ package io.paycallback.callback;
 
 import io.agroal.api.AgroalDataSource;
 import io.paycallback.testsupport.Concurrently;
+import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.ManagementPort;
 import io.paycallback.testsupport.ProviderKeys;
@@ -11,14 +12,12 @@ import io.paycallback.testsupport.SignedCallback;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
@@ -49,6 +48,9 @@ class RepeatPushesTest {
 
     @Inject
     AgroalDataSource jdbc;
+
+    @Inject
+    Pool pool;
 
     private final ProviderSigner signer = new ProviderSigner(ProviderKeys.fromConfig());
 
@@ -93,7 +95,7 @@ class RepeatPushesTest {
     }
 
     @Test
-    void refundRepeatsAreRememberedApartFromPayments() throws Exception {
+    void refundRepeatsAreRememberedApartFromPayments() {
         String number = Ids.unique("42000");
         String outTradeNo = Ids.unique("ORD");
         SignedCallback payment = signer.wxPayment(outTradeNo, number, 500, "SUCCESS", Instant.now());
@@ -104,25 +106,12 @@ class RepeatPushesTest {
             Send.refund(refund).then().statusCode(200);
         }
         assertThat(rows(number)).isEqualTo(1);
-        try (Connection connection = jdbc.getConnection(); PreparedStatement count = connection.prepareStatement(
-                "SELECT COUNT(*) FROM refund_callback_log WHERE channel = 'wxpay' AND refund_no = ?")) {
-            count.setString(1, number);
-            try (ResultSet result = count.executeQuery()) {
-                result.next();
-                assertThat(result.getLong(1)).isEqualTo(1);
-            }
-        }
+        assertThat(new Db(pool).count("SELECT COUNT(*) FROM refund_callback_log WHERE channel = 'wxpay' AND refund_no = ?",
+                number)).isEqualTo(1);
     }
 
-    private long rows(String channelTradeNo) throws SQLException {
-        try (Connection connection = jdbc.getConnection(); PreparedStatement count = connection.prepareStatement(
-                "SELECT COUNT(*) FROM pay_callback_log WHERE channel_trade_no = ?")) {
-            count.setString(1, channelTradeNo);
-            try (ResultSet result = count.executeQuery()) {
-                result.next();
-                return result.getLong(1);
-            }
-        }
+    private long rows(String channelTradeNo) {
+        return new Db(pool).count("SELECT COUNT(*) FROM pay_callback_log WHERE channel_trade_no = ?", channelTradeNo);
     }
 
     private static double hits() {

@@ -1,8 +1,8 @@
 package io.paycallback.ledger;
 
-import io.paycallback.channel.ChannelId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.paycallback.channel.ChannelId;
 import io.paycallback.config.PayCallbackConfig;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +32,11 @@ class KnownReservationsTest {
     }
 
     private KnownReservations known(int size, Duration ttl) {
-        return new KnownReservations(settings(size, ttl), nanos::get, new SimpleMeterRegistry().counter("answered"));
+        return known(size, ttl, new SimpleMeterRegistry().counter("answered"));
+    }
+
+    private KnownReservations known(int size, Duration ttl, Counter answered) {
+        return new KnownReservations(settings(size, ttl), nanos::get, answered);
     }
 
     private static KnownReservations.Key payment(String merchant, ChannelId channel, String number) {
@@ -42,7 +46,7 @@ class KnownReservationsTest {
     @Test
     void aKeyIsKnownOnlyOnceRememberedAndOnlyWithItsWholeIdentity() {
         Counter answered = new SimpleMeterRegistry().counter("answered");
-        KnownReservations known = new KnownReservations(settings(100, Duration.ofMinutes(15)), nanos::get, answered);
+        KnownReservations known = known(100, Duration.ofMinutes(15), answered);
         assertThat(known.contains(payment("default", ChannelId.WXPAY, "4200001"))).isFalse();
         known.remember(payment("default", ChannelId.WXPAY, "4200001"));
 

@@ -50,7 +50,8 @@ class LeaseFinishPlanTest {
                 assertThat(plan.getString("type")).as("access type for %d leases", size)
                         .isIn("range", "const", "eq_ref", "ref");
                 // EXPLAIN answers over the text protocol: "rows" arrives as a string.
-                assertThat(Long.parseLong(String.valueOf(plan.getValue("rows")))).as("rows read for %d leases", size).isLessThanOrEqualTo(size * 2L);
+                assertThat(Long.parseLong(String.valueOf(plan.getValue("rows"))))
+                        .as("rows read for %d leases", size).isLessThanOrEqualTo(size * 2L);
             }
         } finally {
             db.update("DELETE FROM outbox WHERE source LIKE ?", source + "-%");
