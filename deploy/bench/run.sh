@@ -155,14 +155,12 @@ fi
 # Only loopback: the image binds 0.0.0.0 for its container network, the bench has no business listening outside.
 JAVA_OPTS=${JAVA_OPTS//-Dquarkus.http.host=0.0.0.0/-Dquarkus.http.host=127.0.0.1}
 # The service runs on the image's JDK (Temurin 25) where this machine has it; SERVICE_JAVA overrides. Its AOT cache is
-# trained here as the image build trains it (static initialisation only), into target/bench/app*.aot (one per
-# APP_DIR: a cache only serves the class path it was trained on); AOT=0 runs
+# trained here by the image build's own script (deploy/train-aot-cache.sh: a full start without a database), into
+# target/bench/app*.aot (one per APP_DIR: a cache only serves the class path it was trained on); AOT=0 runs
 # without one. On a JDK before 25 the options that JDK lacks are left out.
 SERVICE_JAVA=${SERVICE_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 [[ -x $SERVICE_JAVA ]] || SERVICE_JAVA=java
 AOT=${AOT:-1}
-# Read from deploy/Dockerfile.jvm's training RUN line, so the bench trains exactly as the image does.
-AOT_TRAINING_OPTS=$(sed -n 's/^ *# *aot-training-opts: *//p' deploy/Dockerfile.jvm)
 JAVA_OPTS=$(sed -E 's/-XX:AOTCache=[^ ]*//' <<<"$JAVA_OPTS")
 if (($("$SERVICE_JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p') < 25)); then
   JAVA_OPTS=${JAVA_OPTS//-XX:+UseCompactObjectHeaders/}
@@ -171,12 +169,11 @@ fi
 if [[ $AOT == 1 ]]; then
   AOT_FILE=$WORK/app.aot
   [[ $APP_DIR == target/quarkus-app ]] || AOT_FILE=$WORK/app-$(realpath "$APP_DIR" | md5sum | cut -c1-8).aot
-  if [[ ! -s $AOT_FILE || $APP_DIR/quarkus-run.jar -nt $AOT_FILE ]]; then
+  if [[ ! -s $AOT_FILE || $APP_DIR/quarkus-run.jar -nt $AOT_FILE || deploy/train-aot-cache.sh -nt $AOT_FILE ]]; then
     log "training the AOT cache ($SERVICE_JAVA)"
     # shellcheck disable=SC2086 # option list
-    "$SERVICE_JAVA" $JAVA_OPTS -XX:AOTCacheOutput="$AOT_FILE" $AOT_TRAINING_OPTS \
-      -jar "$APP_DIR/quarkus-run.jar" >"$WORK/aot-training.log" 2>&1 || true
-    [[ -s $AOT_FILE ]] || { tail -20 "$WORK/aot-training.log" >&2; echo "AOT training wrote no cache" >&2; exit 1; }
+    AOT_TRAINING_LOG=$WORK/aot-training.log bash deploy/train-aot-cache.sh "$SERVICE_JAVA" "$AOT_FILE" \
+      "$APP_DIR/quarkus-run.jar" $JAVA_OPTS
   fi
   JAVA_OPTS="$JAVA_OPTS -XX:AOTCache=$AOT_FILE"
 fi
