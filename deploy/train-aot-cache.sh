@@ -32,12 +32,13 @@ rm -f "$cache"
   -Dquarkus.flyway.migrate-at-start=false -Dquarkus.http.port=0 -Dquarkus.management.port=0 \
   -jar "$jar" >"$log" 2>&1 &
 pid=$!
+# Whatever ends this script, the training JVM does not outlive it (after a normal end it has exited already).
+trap 'kill -9 "$pid" 2>/dev/null || true' EXIT
 # Bash and coreutils only (no grep, no curl): the image's base is ubi9-minimal.
 started() { ! sed -n '/ started in /q 1' "$log"; } # GNU sed: exit status 1 at the first match
 waited=0
 until started; do
   if ! kill -0 "$pid" 2>/dev/null || ((waited >= 1200)); then
-    kill -9 "$pid" 2>/dev/null || true
     tail -40 "$log" >&2
     echo "AOT training: the service did not start" >&2
     exit 1

@@ -24,15 +24,32 @@ final class Downloads {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int ERROR_BODY_LIMIT = 4096;
 
-    private final HttpClient client;
     private final Duration timeout;
+    /**
+     * Built at the first download, not with the service: building the JDK's client loads the trust store and starts
+     * its selector thread, a tenth of a second of every start (docs/performance.md) for calls made once a day.
+     */
+    private volatile HttpClient client;
 
     /** A provider may take a while to start sending a big bill: never less than this for the answer's head. */
     private static final Duration LEAST_TIMEOUT = Duration.ofSeconds(30);
 
     Downloads(Duration timeout) {
         this.timeout = atLeast(timeout);
-        this.client = HttpClient.newBuilder().connectTimeout(this.timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
+    }
+
+    private HttpClient client() {
+        HttpClient built = client;
+        if (built == null) {
+            synchronized (this) {
+                built = client;
+                if (built == null) {
+                    built = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
+                    client = built;
+                }
+            }
+        }
+        return built;
     }
 
     /** A bill call's time limit: the configured one, but never under 30 s (bills are not answered in a hurry). */
@@ -49,7 +66,7 @@ final class Downloads {
         headers.forEach(request::header);
         HttpResponse<InputStream> response;
         try {
-            response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            response = client().send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         } catch (HttpTimeoutException e) {
             throw new ProviderException(provider, new ProviderFailure.Timeout());
         } catch (IOException e) {
