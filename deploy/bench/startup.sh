@@ -15,8 +15,9 @@
 # deploy/Dockerfile.jvm come first, as in run.sh. Uses run.sh's database and keys (run it once first, any PHASES:
 # it creates the user, the migrated schema and target/bench/keys) and run.sh's knobs BENCH_DB, HTTP_PORT, MGMT_PORT.
 # Loopback only; the service and wrk inherit this script's niceness (run it under `nice -n 10` beside other work).
-# The scheduler is off: with it, these services' scanners would take due rows of a run.sh pass on the same database
-# (one did: 1,600 of an e2e pass's order.paid events went to the log destination of a service started here).
+# The scheduler is off unless SCHEDULER=1 (as in run.sh and production, where its first passes run during the start):
+# with it, these services' scanners would take due rows of a run.sh pass on the same database (one did: 1,600 of an
+# e2e pass's order.paid events went to the log destination of a service started here).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -24,6 +25,9 @@ cd "$ROOT"
 ROUNDS=${ROUNDS:-3}
 LOAD=${LOAD:-0}
 CONNS=${CONNS:-64}
+SCHEDULER=${SCHEDULER:-0}
+SCHEDULER_OPT=-Dquarkus.scheduler.enabled=false
+[[ $SCHEDULER == 1 ]] && SCHEDULER_OPT=-Dquarkus.scheduler.enabled=true
 DB=${BENCH_DB:-paycallback_bench}
 DB_USER=paycallback_bench
 DB_PASSWORD=${BENCH_DB_PASSWORD:-bench-$(hostname | md5sum | cut -c1-12)}
@@ -33,7 +37,7 @@ WORK=$ROOT/target/bench/startup
 mkdir -p "$WORK"
 RESULTS=$WORK/results.tsv
 : >"$RESULTS"
-(($# > 0)) || { sed -n '2,19p' "$0" >&2; exit 2; }
+(($# > 0)) || { sed -n '2,20p' "$0" >&2; exit 2; }
 [[ -f target/bench/keys/app.properties && -f target/cp.txt ]] || { echo "run deploy/bench/run.sh once first" >&2; exit 2; }
 
 sql() { mariadb -uroot --batch --skip-column-names "$@"; }
@@ -77,7 +81,7 @@ one() { # round name jdk appdir opts
     PAYCALLBACK_ADMIN_TOKEN=bench-admin-token \
     exec "$jdk/bin/java" $JAVA_OPTS $opts "${MERCHANT_OPTS[@]}" \
       -Dquarkus.management.host=127.0.0.1 -Dquarkus.http.port="$HTTP_PORT" -Dquarkus.management.port="$MGMT_PORT" \
-      '-Dquarkus.log.category."io.paycallback.outbox".level=WARN' -Dquarkus.scheduler.enabled=false \
+      '-Dquarkus.log.category."io.paycallback.outbox".level=WARN' $SCHEDULER_OPT \
       -jar quarkus-run.jar) >"$log" 2>&1 &
   PID=$!
   until curl -fsS -o /dev/null "http://127.0.0.1:$MGMT_PORT/q/health/ready" 2>/dev/null; do
