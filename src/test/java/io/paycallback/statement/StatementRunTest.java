@@ -240,7 +240,9 @@ class StatementRunTest {
     @Test
     void aBillStillBeingMadeIsAskedForAgainWithoutCountingATry() {
         ChannelId wx = ChannelId.WXPAY;
-        LocalDate date = schedule.yesterday(wx);
+        // Today's bill, not yesterday's: a bill still being made is asked for until the end of the day after its date
+        // (China time for WeChat Pay), and in the last half hour of a day yesterday's would rightly be given up.
+        LocalDate date = schedule.yesterday(wx).plusDays(1);
         db.update("DELETE d FROM statement_discrepancies d JOIN statement_runs r ON r.id = d.run_id"
                 + " WHERE r.channel = 'wxpay' AND r.bill_date = ?", date);
         db.update("DELETE FROM statement_runs WHERE channel = 'wxpay' AND bill_date = ?", date);
