@@ -156,8 +156,9 @@ fi
 JAVA_OPTS=${JAVA_OPTS//-Dquarkus.http.host=0.0.0.0/-Dquarkus.http.host=127.0.0.1}
 # The service runs on the image's JDK (Temurin 25) where this machine has it; SERVICE_JAVA overrides. Its AOT cache is
 # trained here by the image build's own script (deploy/train-aot-cache.sh: a full start without a database), into
-# target/bench/app*.aot (one per APP_DIR: a cache only serves the class path it was trained on); AOT=0 runs
-# without one. On a JDK before 25 the options that JDK lacks are left out.
+# target/bench/app*.aot (one per APP_DIR: a cache only serves the class path it was trained on), again whenever the
+# jar, the script or the image's options are newer than it; AOT=0 runs without one. On a JDK before 25 the options
+# that JDK lacks are left out.
 SERVICE_JAVA=${SERVICE_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 [[ -x $SERVICE_JAVA ]] || SERVICE_JAVA=java
 AOT=${AOT:-1}
@@ -169,7 +170,8 @@ fi
 if [[ $AOT == 1 ]]; then
   AOT_FILE=$WORK/app.aot
   [[ $APP_DIR == target/quarkus-app ]] || AOT_FILE=$WORK/app-$(realpath "$APP_DIR" | md5sum | cut -c1-8).aot
-  if [[ ! -s $AOT_FILE || $APP_DIR/quarkus-run.jar -nt $AOT_FILE || deploy/train-aot-cache.sh -nt $AOT_FILE ]]; then
+  if [[ ! -s $AOT_FILE || $APP_DIR/quarkus-run.jar -nt $AOT_FILE || deploy/train-aot-cache.sh -nt $AOT_FILE ||
+    deploy/Dockerfile.jvm -nt $AOT_FILE ]]; then
     log "training the AOT cache ($SERVICE_JAVA)"
     # shellcheck disable=SC2086 # option list
     AOT_TRAINING_LOG=$WORK/aot-training.log bash deploy/train-aot-cache.sh "$SERVICE_JAVA" "$AOT_FILE" \
