@@ -47,8 +47,8 @@ generate() { java -cp "$GEN_CP" io.paycallback.bench.RequestGenerator "$@" >/dev
 cpu_ms() { awk '{print ($14 + $15) * 10}' "/proc/$1/stat"; }
 rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2/1024}' "/proc/$1/status"; }
 
-JAVA_OPTS=$(sed -n 's/^ENV JAVA_OPTS="\(.*\)"$/\1/p' deploy/Dockerfile.jvm | head -1)
-JAVA_OPTS=$(sed -E 's/-XX:AOTCache=[^ ]*//; s/-Dquarkus.http.host=[^ ]*//' <<<"$JAVA_OPTS")
+JAVA_OPTS=$(bash deploy/image-java-opts.sh)
+JAVA_OPTS=$(sed -E 's/-Dquarkus.http.host=[^ ]*//' <<<"$JAVA_OPTS")
 if (($("$SERVICE_JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p') < 25)); then
   JAVA_OPTS=${JAVA_OPTS//-XX:+UseCompactObjectHeaders/}
 fi

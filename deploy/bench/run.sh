@@ -147,7 +147,7 @@ generate() { java -cp "$GEN_CP" io.paycallback.bench.RequestGenerator "$@"; }
 
 # The same JVM options as the container image, read from deploy/Dockerfile.jvm so the two cannot drift apart.
 JAVA_OPTS_SOURCE=deploy/Dockerfile.jvm
-JAVA_OPTS=$(sed -n 's/^ENV JAVA_OPTS="\(.*\)"$/\1/p' deploy/Dockerfile.jvm 2>/dev/null | head -1)
+JAVA_OPTS=$(bash deploy/image-java-opts.sh 2>/dev/null)
 if [[ -z $JAVA_OPTS ]]; then
   JAVA_OPTS="-Xmx128m -XX:+UseSerialGC -Xss512k -XX:MaxMetaspaceSize=96m -XX:+ExitOnOutOfMemoryError"
   JAVA_OPTS_SOURCE="fallback (no ENV JAVA_OPTS in deploy/Dockerfile.jvm)"
@@ -162,7 +162,6 @@ JAVA_OPTS=${JAVA_OPTS//-Dquarkus.http.host=0.0.0.0/-Dquarkus.http.host=127.0.0.1
 SERVICE_JAVA=${SERVICE_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 [[ -x $SERVICE_JAVA ]] || SERVICE_JAVA=java
 AOT=${AOT:-1}
-JAVA_OPTS=$(sed -E 's/-XX:AOTCache=[^ ]*//' <<<"$JAVA_OPTS")
 if (($("$SERVICE_JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p') < 25)); then
   JAVA_OPTS=${JAVA_OPTS//-XX:+UseCompactObjectHeaders/}
   AOT=0

@@ -46,10 +46,10 @@ cpu_ms() { awk '{print ($14 + $15) * 10}' "/proc/$1/stat"; }
 rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2/1024}' "/proc/$1/status"; }
 GEN_CP="target/test-classes:target/classes:$(cat target/cp.txt)"
 
-JAVA_OPTS=$(sed -n 's/^ENV JAVA_OPTS="\(.*\)"$/\1/p' deploy/Dockerfile.jvm | head -1)
+JAVA_OPTS=$(bash deploy/image-java-opts.sh)
 JAVA_OPTS=${JAVA_OPTS//-Dquarkus.http.host=0.0.0.0/-Dquarkus.http.host=127.0.0.1}
 # What differs between JDKs is named per variant: the image's Java 25 options come out of the common part.
-JAVA_OPTS=$(sed -E 's/-XX:AOTCache=[^ ]*//; s/-XX:\+UseCompactObjectHeaders//' <<<"$JAVA_OPTS")
+JAVA_OPTS=${JAVA_OPTS//-XX:+UseCompactObjectHeaders/}
 MERCHANT_OPTS=()
 while IFS= read -r line; do MERCHANT_OPTS+=("-D$line"); done <target/bench/keys/app.properties
 
