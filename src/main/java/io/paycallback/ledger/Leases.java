@@ -45,6 +45,10 @@ public class Leases {
     static final String FINISH_ALL = """
             UPDATE %s SET status = 1, lease_token = NULL, last_error = NULL, updated_at = NOW(3)%s
             WHERE id IN (%s) AND (id, lease_token) IN (%s)""";
+    // Filled per batch by hand, not with String.formatted: C2 inlines java.util.Formatter into finishAll, which made
+    // it the JIT's largest compilation (34-39 MB of arena, kept by glibc afterwards; docs/performance.md, seventh
+    // session).
+    private static final String[] FINISH_ALL_PARTS = FINISH_ALL.split("%s", -1);
     private static final String RELEASE = """
             UPDATE %s SET next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), lease_token = NULL, last_error = ?,
                 updated_at = NOW(3)
@@ -144,7 +148,7 @@ public class Leases {
                 params.addLong(row.lease().id()).addValue(row.values().get(column));
             }
             sets.append(", ").append(columns.get(column).name()).append(" = ")
-                    .append(columns.get(column).expression().formatted(perRow.append(" END")));
+                    .append(columns.get(column).expression().replace("%s", perRow.append(" END")));
         }
         for (Finishing row : rows) {
             if (row.lease().table() != table) {
@@ -157,15 +161,24 @@ public class Leases {
             params.addLong(row.lease().id());
         }
         rows.forEach(row -> params.addLong(row.lease().id()).addString(row.lease().token()));
-        String sql = FINISH_ALL.formatted(table.table(), sets, String.join(", ", Collections.nCopies(rows.size(), "?")),
-                String.join(", ", Collections.nCopies(rows.size(), "(?, ?)")));
-        return client.preparedQuery(sql).execute(params).map(updated -> {
+        return client.preparedQuery(finishAllSql(table.table(), sets, rows.size())).execute(params).map(updated -> {
             if (updated.rowCount() != rows.size()) {
                 throw new LeaseLostException(rows.size() - updated.rowCount() + " of " + rows.size()
                         + " leases on " + table.table() + " are no longer held");
             }
             return null;
         });
+    }
+
+    /** {@link #FINISH_ALL} for {@code rows} rows of {@code table}, with {@code sets} after the lease's own columns. */
+    static String finishAllSql(String table, CharSequence sets, int rows) {
+        CharSequence[] values = {table, sets, String.join(", ", Collections.nCopies(rows, "?")),
+                String.join(", ", Collections.nCopies(rows, "(?, ?)"))};
+        StringBuilder sql = new StringBuilder(FINISH_ALL_PARTS[0]);
+        for (int i = 0; i < values.length; i++) {
+            sql.append(values[i]).append(FINISH_ALL_PARTS[i + 1]);
+        }
+        return sql.toString();
     }
 
     /**
