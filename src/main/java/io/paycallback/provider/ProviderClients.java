@@ -6,6 +6,7 @@ import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.wxpay.WxPayChannel;
 import io.paycallback.config.PayCallbackConfig;
 import io.quarkus.runtime.Startup;
+import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import jakarta.annotation.PreDestroy;
@@ -31,6 +32,7 @@ import java.util.regex.Pattern;
 public class ProviderClients {
 
     private static final String PREFIX = "paycallback.merchants.";
+    private static final int IDLE_SECONDS = 15;
     private static final Pattern STRIPE_KEY = Pattern.compile("(sk|rk)_[A-Za-z0-9_]+");
     private static final Pattern SERIAL = Pattern.compile("[0-9A-Fa-f]{8,64}");
 
@@ -41,7 +43,10 @@ public class ProviderClients {
 
     @Inject
     public ProviderClients(PayCallbackConfig config, Channels channels, Clock clock, Vertx vertx) {
-        this.http = WebClient.create(vertx);
+        // Idle connections are dropped before the servers' usual idle timeouts (nginx 75 s, the JDK's HttpServer that
+        // the tests' fake providers run on 30 s): a connection reused just as the server closes it fails that call
+        // with HttpClosedException, and a close or refund then waits for its backoff instead of answering at once.
+        this.http = WebClient.create(vertx, new WebClientOptions().setKeepAliveTimeout(IDLE_SECONDS));
         PayCallbackConfig.Providers providers = config.providers();
         Downloads downloads = new Downloads(providers.timeout());
         Map<String, WxPayClient.Keys> wxKeys = new HashMap<>();
