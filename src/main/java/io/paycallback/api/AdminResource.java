@@ -1,23 +1,25 @@
 package io.paycallback.api;
 
-import io.paycallback.config.PayCallbackConfig;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.paycallback.api.auth.Roles;
-import io.paycallback.ledger.CallbackLog;
-import io.paycallback.ledger.CallbackRow;
-import io.paycallback.ledger.CallbackRows;
-import io.paycallback.ledger.DeadLetters;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.QuarantinedCallback;
-import io.paycallback.ledger.Quarantine;
-import io.paycallback.ledger.RowStatus;
+import io.paycallback.closing.CloseRequests;
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackRow;
+import io.paycallback.inbox.CallbackRows;
+import io.paycallback.inbox.Quarantine;
+import io.paycallback.inbox.QuarantinedCallback;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.RowStatus;
 import io.paycallback.ops.AuditEntry;
 import io.paycallback.ops.AuditLog;
+import io.paycallback.ops.DeadLetters;
 import io.paycallback.ops.QuarantineReplays;
 import io.paycallback.ops.Replays;
 import io.paycallback.ops.Requeues;
+import io.paycallback.order.Refunds;
 import io.paycallback.outbox.DeliveryAttempts;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.OutboxEvent;
@@ -236,7 +238,7 @@ public class AdminResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
     @APIResponse(responseCode = "409", description = "not a dead letter")
     public Uni<Response> requeueEvent(@PathParam("id") long id, @Context SecurityContext caller) {
-        return requeue(LeasedTable.OUTBOX, id, caller);
+        return requeue(Outbox.TABLE, id, caller);
     }
 
     /** A close given up on: the order is still CLOSING, and its next try closes it at the providers or finds it paid. */
@@ -247,7 +249,7 @@ public class AdminResource {
     @APIResponse(responseCode = "409", description = "not a dead letter",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     public Uni<Response> requeueClose(@PathParam("id") long id, @Context SecurityContext caller) {
-        return requeue(LeasedTable.CLOSE_REQUESTS, id, caller);
+        return requeue(CloseRequests.TABLE, id, caller);
     }
 
     /**
@@ -260,7 +262,7 @@ public class AdminResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
     @APIResponse(responseCode = "409", description = "not a dead letter")
     public Uni<Response> requeueRefundSubmission(@PathParam("id") long id, @Context SecurityContext caller) {
-        return requeue(LeasedTable.REFUND_SUBMISSIONS, id, caller);
+        return requeue(Refunds.SUBMISSIONS, id, caller);
     }
 
     @POST

@@ -1,11 +1,12 @@
 package io.paycallback.api;
 
-import io.paycallback.channel.ChannelId;
-import io.paycallback.ledger.CallbackLog;
-import io.paycallback.ledger.DeadLetters;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.RowStatus;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.RowStatus;
+import io.paycallback.ops.DeadLetters;
 import io.paycallback.ops.Requeues;
+import io.paycallback.outbox.Outbox;
+import io.paycallback.trade.ChannelId;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.LocalDateTime;
@@ -49,7 +50,7 @@ public final class AdminViews {
 
         /** @throws IllegalArgumentException with the operator's mistake, when the filter cannot mean exactly one thing */
         public DeadLetters.Filter toFilter() {
-            LeasedTable leased = "outbox".equals(table) ? LeasedTable.OUTBOX
+            LeasedTable leased = "outbox".equals(table) ? Outbox.TABLE
                     : CallbackLog.fromApiName(table == null ? "" : table).map(CallbackLog::leased)
                     .orElseThrow(() -> new IllegalArgumentException("table is payment, refund or outbox"));
             if (channel != null && ChannelId.fromPath(channel).isEmpty()) {
@@ -72,7 +73,7 @@ public final class AdminViews {
                          @Schema(description = "send it back with \"dryRun\": false to requeue exactly these rows") String token) {
 
         static DryRun of(DeadLetters.Selection selection, String token) {
-            return new DryRun(true, tableName(selection.filter().table()), selection.matched(),
+            return new DryRun(true, selection.filter().table().label(), selection.matched(),
                     selection.matched() == 0 ? null : selection.firstId(), selection.matched() == 0 ? null : selection.lastId(),
                     selection.cutOff(), token);
         }
@@ -82,20 +83,9 @@ public final class AdminViews {
     public record Applied(boolean dryRun, String table, long matched, long requeued, int batches, long auditId) {
 
         static Applied of(DeadLetters.Selection selection, Requeues.Applied applied) {
-            return new Applied(false, tableName(selection.filter().table()), selection.matched(), applied.requeued(),
+            return new Applied(false, selection.filter().table().label(), selection.matched(), applied.requeued(),
                     applied.batches(), applied.auditId());
         }
     }
 
-    public static String tableName(LeasedTable table) {
-        return switch (table) {
-            case PAY_CALLBACK_LOG -> "payment";
-            case REFUND_CALLBACK_LOG -> "refund";
-            case OUTBOX -> "outbox";
-            case ORDER_QUERIES -> "order-query";
-            case REFUND_SUBMISSIONS -> "refund-submission";
-            case CLOSE_REQUESTS -> "close-request";
-            case STATEMENT_RUNS -> "statement-run";
-        };
-    }
 }

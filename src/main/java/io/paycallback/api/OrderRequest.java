@@ -1,8 +1,8 @@
 package io.paycallback.api;
 
-import io.paycallback.channel.Money;
-import io.paycallback.config.PayCallbackConfig;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.trade.Money;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 

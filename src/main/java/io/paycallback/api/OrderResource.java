@@ -1,13 +1,13 @@
 package io.paycallback.api;
 
-import io.paycallback.config.PayCallbackConfig;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.paycallback.api.auth.Roles;
 import io.paycallback.closing.OrderClosing;
-import io.paycallback.ledger.MySqlErrors;
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.db.MySqlErrors;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
 import io.smallrye.common.annotation.Blocking;

@@ -1,7 +1,7 @@
 package io.paycallback.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.paycallback.ledger.DeadLetters;
+import io.paycallback.ops.DeadLetters;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -1,7 +1,6 @@
 package io.paycallback.api;
 
 import io.paycallback.api.auth.Roles;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ops.StatementActions;
 import io.paycallback.provider.ProviderClients;
@@ -9,6 +8,7 @@ import io.paycallback.statement.Discrepancies;
 import io.paycallback.statement.DiscrepancyKind;
 import io.paycallback.statement.DiscrepancyState;
 import io.paycallback.statement.StatementRuns;
+import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;

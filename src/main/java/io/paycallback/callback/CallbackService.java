@@ -5,12 +5,12 @@ import io.paycallback.channel.Channel;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.BodyDigest;
-import io.paycallback.ledger.CallbackLedger;
-import io.paycallback.ledger.Pickup;
-import io.paycallback.ledger.Quarantine;
-import io.paycallback.ledger.Reservation;
-import io.paycallback.retry.Worker;
+import io.paycallback.inbox.BodyDigest;
+import io.paycallback.inbox.CallbackInbox;
+import io.paycallback.inbox.Quarantine;
+import io.paycallback.inbox.Reservation;
+import io.paycallback.lease.Pickup;
+import io.paycallback.lease.Worker;
 import io.paycallback.submission.PendingRefunds;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,18 +29,18 @@ public class CallbackService {
     private static final Logger LOG = Logger.getLogger(CallbackService.class);
 
     private final CallbackGate gate;
-    private final CallbackLedger ledger;
+    private final CallbackInbox inbox;
     private final Quarantine quarantine;
     private final Worker worker;
     private final PendingRefunds pendingRefunds;
     private final long maxBodyBytes;
     private final Duration storeTimeout;
 
-    public CallbackService(CallbackGate gate, CallbackLedger ledger, Quarantine quarantine, Worker worker,
+    public CallbackService(CallbackGate gate, CallbackInbox inbox, Quarantine quarantine, Worker worker,
                            PendingRefunds pendingRefunds, PayCallbackConfig config) {
         this.pendingRefunds = pendingRefunds;
         this.gate = gate;
-        this.ledger = ledger;
+        this.inbox = inbox;
         this.quarantine = quarantine;
         this.worker = worker;
         this.maxBodyBytes = config.callback().maxBodySize().asLongValue();
@@ -84,8 +84,8 @@ public class CallbackService {
         }
         Pickup pickup = worker.hasRoom() ? Pickup.CALLER : Pickup.SCANNER;
         Uni<Reservation> reservation = notice instanceof Notice.Payment payment
-                ? ledger.reserve(payment, request.body(), pickup)
-                : ledger.reserve((Notice.Refund) notice, request.body(), pickup);
+                ? inbox.reserve(payment, request.body(), pickup)
+                : inbox.reserve((Notice.Refund) notice, request.body(), pickup);
         return reservation
                 .ifNoItem().after(storeTimeout).fail()
                 .map(this::accepted)

@@ -1,5 +1,8 @@
 package io.paycallback.channel;
 
+import io.paycallback.trade.ChannelId;
+
+
 /**
  * One payment provider: verifies a raw callback, parses it into a {@link Notice}, and speaks the provider's answer format.
  * Implementations are pure: no I/O, time from an injected clock, keys from configuration.

@@ -7,6 +7,7 @@ import io.paycallback.channel.stripe.StripeMerchant;
 import io.paycallback.channel.wxpay.WxPayChannel;
 import io.paycallback.channel.wxpay.WxPayMerchant;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.trade.ChannelId;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -2,8 +2,11 @@ package io.paycallback.channel;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paycallback.trade.InvalidMoney;
+import io.paycallback.trade.Money;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 
 /** Reading a signed JSON document, where every absent or mistyped field is a {@link Rejection.Malformed}. */
 public final class JsonFields {
@@ -65,5 +68,27 @@ public final class JsonFields {
             throw Rejection.malformed(field + " is negative");
         }
         return value;
+    }
+
+    /** A whole number of minor units in {@code currency}, as the ledger's amount. */
+    public static BigDecimal amount(JsonNode parent, String field, String currency) throws Rejection.Malformed {
+        return amount(minorUnits(parent, field), currency);
+    }
+
+    public static BigDecimal amount(long minorUnits, String currency) throws Rejection.Malformed {
+        try {
+            return Money.fromMinorUnits(minorUnits, currency);
+        } catch (InvalidMoney invalid) {
+            throw Rejection.malformed(invalid.getMessage());
+        }
+    }
+
+    /** The upper-case ISO 4217 code of a currency the ledger can hold. */
+    public static String currency(String code) throws Rejection.Malformed {
+        try {
+            return Money.currencyCode(code);
+        } catch (InvalidMoney invalid) {
+            throw Rejection.malformed(invalid.getMessage());
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.paycallback.channel;
 
+import io.paycallback.trade.ChannelId;
 import java.math.BigDecimal;
 
 /** A verified, parsed callback in provider-neutral terms. */

@@ -1,5 +1,6 @@
 package io.paycallback.channel;
 
+import io.paycallback.trade.ChannelId;
 import java.util.Map;
 
 /**

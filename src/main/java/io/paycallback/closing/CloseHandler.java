@@ -1,14 +1,14 @@
 package io.paycallback.closing;
 
-import io.paycallback.channel.OutTradeNo;
+import io.paycallback.channel.Outcome;
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.CallbackLedger;
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.Leases;
-import io.paycallback.ledger.Origin;
-import io.paycallback.ledger.Pickup;
-import io.paycallback.ledger.Reservation;
+import io.paycallback.inbox.CallbackInbox;
+import io.paycallback.inbox.Origin;
+import io.paycallback.inbox.Reservation;
+import io.paycallback.lease.AfterCommit;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.Leases;
+import io.paycallback.lease.Pickup;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
@@ -22,7 +22,7 @@ import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.providercall.ProviderCallHandler;
 import io.paycallback.providercall.ProviderCalls;
-import io.paycallback.retry.AfterCommit;
+import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -57,16 +57,16 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
 
     private final CloseRequests requests;
     private final Orders orders;
-    private final CallbackLedger ledger;
+    private final CallbackInbox inbox;
     private final Outbox outbox;
     private final ProviderClients providers;
 
     public CloseHandler(Pool pool, Leases leases, ProviderCalls calls, CloseRequests requests, Orders orders,
-                        CallbackLedger ledger, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
-        super(LeasedTable.CLOSE_REQUESTS, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
+                        CallbackInbox inbox, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
+        super(CloseRequests.TABLE, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
         this.requests = requests;
         this.orders = orders;
-        this.ledger = ledger;
+        this.inbox = inbox;
         this.outbox = outbox;
         this.providers = providers;
     }
@@ -96,7 +96,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
                 continue;
             }
             if (answer instanceof CloseAnswer.AlreadyPaid paid) {
-                Reservation stored = ledger.reserve(paid.paid().payment(), paid.paid().body(), Pickup.CALLER, Origin.QUERY)
+                Reservation stored = inbox.reserve(paid.paid().payment(), paid.paid().body(), Pickup.CALLER, Origin.QUERY)
                         .await().atMost(timeout);
                 AfterCommit handOver = stored instanceof Reservation.Reserved reserved && reserved.lease().isPresent()
                         ? () -> List.of(reserved.lease().get()) : AfterCommit.NOTHING;

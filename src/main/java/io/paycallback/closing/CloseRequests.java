@@ -1,7 +1,7 @@
 package io.paycallback.closing;
 
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.LeasedTable;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeasedTable;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.mysqlclient.MySQLClient;
 import io.vertx.mutiny.sqlclient.Row;
@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 /** The close_requests table: orders being closed at their providers. */
 @ApplicationScoped
 public class CloseRequests {
+
+    public static final LeasedTable TABLE = new LeasedTable("close_requests", "close-request", LeasedTable.Lateness.SINCE_ARRIVAL);
 
     // Written already leased to its writer, who makes the first try at once (the caller waits for it).
     static final String INSERT = """
@@ -60,7 +62,7 @@ public class CloseRequests {
         String token = UUID.randomUUID().toString();
         return client.preparedQuery(INSERT)
                 .execute(Tuple.of(merchantId, outTradeNo, requestedBy, token, TimeUnit.MICROSECONDS.convert(leaseTime)))
-                .map(rows -> new Lease(LeasedTable.CLOSE_REQUESTS, rows.property(MySQLClient.LAST_INSERTED_ID), token, 0));
+                .map(rows -> new Lease(CloseRequests.TABLE, rows.property(MySQLClient.LAST_INSERTED_ID), token, 0));
     }
 
     public Uni<CloseRequest> find(SqlClient client, long id) {

@@ -1,15 +1,15 @@
 package io.paycallback.closing;
 
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.Leased;
-import io.paycallback.ledger.LeasedTable;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseProcessor;
+import io.paycallback.lease.Leased;
+import io.paycallback.lease.Worker;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
 import io.paycallback.provider.ProviderClients;
-import io.paycallback.retry.LeaseProcessor;
-import io.paycallback.retry.Worker;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -87,7 +87,7 @@ public class OrderClosing {
         }
         // The first try here, on this thread; a payment it found is settled here too, so the answer can say PAID.
         for (Leased next : processor.process(lease.get())) {
-            if (next.lease().table() == LeasedTable.PAY_CALLBACK_LOG) {
+            if (next.lease().table().equals(CallbackLog.PAYMENT.leased())) {
                 processor.process(List.of(next)).forEach(worker::process);
             } else {
                 worker.process(next);

@@ -1,5 +1,6 @@
 package io.paycallback.config;
 
+import io.paycallback.order.Orders;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -102,7 +103,7 @@ public interface PayCallbackConfig {
         KnownReservations knownReservations();
     }
 
-    /** Repeat pushes answered from memory (ledger.KnownReservations); size 0 sends every repeat to the database. */
+    /** Repeat pushes answered from memory (inbox.KnownReservations); size 0 sends every repeat to the database. */
     interface KnownReservations {
         @WithDefault("10000")
         int size();

@@ -3,14 +3,15 @@ package io.paycallback.console;
 import io.paycallback.api.AdminViews;
 import io.paycallback.api.RequeueTokens;
 import io.paycallback.api.auth.Roles;
-import io.paycallback.ledger.CallbackLog;
-import io.paycallback.ledger.CallbackRows;
-import io.paycallback.ledger.DeadLetters;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.Quarantine;
-import io.paycallback.ledger.RowStatus;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackRows;
+import io.paycallback.inbox.Quarantine;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.LeasedTables;
+import io.paycallback.lease.RowStatus;
 import io.paycallback.ops.AuditLog;
 import io.paycallback.ops.BacklogGauges;
+import io.paycallback.ops.DeadLetters;
 import io.paycallback.ops.QuarantineReplays;
 import io.paycallback.ops.Replays;
 import io.paycallback.ops.Requeues;
@@ -100,6 +101,8 @@ public class ConsoleResource {
     @Inject
     StatusCounts statusCounts;
     @Inject
+    LeasedTables tables;
+    @Inject
     BacklogGauges backlog;
     @Inject
     RecentOutcomes recent;
@@ -169,17 +172,17 @@ public class ConsoleResource {
     @GET
     public Uni<TemplateInstance> overview() {
         return Uni.combine().all().unis(statusCounts.count(), backlog.count()).with((counts, gauges) -> {
-            List<ConsoleViews.TableCounts> tables = new ArrayList<>();
+            List<ConsoleViews.TableCounts> rows = new ArrayList<>();
             long stale = 0;
             long dead = 0;
-            for (LeasedTable table : LeasedTable.values()) {
+            for (LeasedTable table : tables.all()) {
                 long tableStale = gauges.stalePending().get(table);
                 stale += tableStale;
                 dead += gauges.deadLetters().get(table);
-                tables.add(ConsoleViews.counts(table, counts.get(table), tableStale));
+                rows.add(ConsoleViews.counts(table, counts.get(table), tableStale));
             }
             RecentOutcomes.Recent lastHour = recent.lastHour();
-            return Templates.overview(page("overview"), new ConsoleViews.Overview(tables, Long.toString(stale), stale == 0,
+            return Templates.overview(page("overview"), new ConsoleViews.Overview(rows, Long.toString(stale), stale == 0,
                     Long.toString(dead), Long.toString(gauges.quarantined()), Long.toString(lastHour.gateRejections()),
                     Long.toString(lastHour.storeFailures()), lastHour.since().toString()));
         });
@@ -261,7 +264,7 @@ public class ConsoleResource {
     @POST
     @Path("outbox/{id}/requeue")
     public Uni<TemplateInstance> requeueEvent(@PathParam("id") long id) {
-        return requeue(LeasedTable.OUTBOX, id);
+        return requeue(Outbox.TABLE, id);
     }
 
     @POST
@@ -337,7 +340,7 @@ public class ConsoleResource {
             return Uni.createFrom().item(Templates.done(new ConsoleViews.Done(false, e.getMessage())));
         }
         return requeues.select(filter).map(selection -> Templates.dryRun(new ConsoleViews.DryRun(
-                ConsoleViews.tableName(filter.table()), selection.matched(),
+                filter.table().label(), selection.matched(),
                 selection.matched() == 0 ? "" : selection.firstId() + ".." + selection.lastId(),
                 ConsoleViews.time(selection.cutOff()), requeueTokens.encode(selection))));
     }

@@ -1,11 +1,10 @@
 package io.paycallback.console;
 
-import io.paycallback.api.AdminViews;
-import io.paycallback.ledger.CallbackLog;
-import io.paycallback.ledger.CallbackRow;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.QuarantinedCallback;
-import io.paycallback.ledger.RowStatus;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackRow;
+import io.paycallback.inbox.QuarantinedCallback;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.RowStatus;
 import io.paycallback.ops.AuditEntry;
 import io.paycallback.ops.StatusCounts;
 import io.paycallback.order.Order;
@@ -154,9 +153,6 @@ public final class ConsoleViews {
                 count(byStatus.get(RowStatus.DEAD)), count(byStatus.get(RowStatus.COMPACTED)), Long.toString(stalePending));
     }
 
-    static String tableName(LeasedTable table) {
-        return AdminViews.tableName(table);
-    }
 
     static String time(LocalDateTime time) {
         return time == null ? "" : TIME.format(time);

@@ -1,11 +1,9 @@
 package io.paycallback.console;
 
-import io.paycallback.channel.ChannelId;
-import io.paycallback.channel.OutTradeNo;
 import io.paycallback.closing.CloseRequests;
-import io.paycallback.ledger.CallbackLog;
-import io.paycallback.ledger.CallbackRows;
-import io.paycallback.ledger.RowStatus;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackRows;
+import io.paycallback.lease.RowStatus;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
@@ -15,6 +13,8 @@ import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.OutboxEvent;
 import io.paycallback.outbox.RecordedAttempt;
 import io.paycallback.providercall.ProviderCalls;
+import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -1,7 +1,6 @@
 package io.paycallback.console;
 
 import io.paycallback.api.auth.Roles;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ops.StatementActions;
 import io.paycallback.provider.ProviderClients;
@@ -10,6 +9,7 @@ import io.paycallback.statement.DiscrepancyKind;
 import io.paycallback.statement.DiscrepancyState;
 import io.paycallback.statement.StatementRuns;
 import io.paycallback.statement.bill.BillTotals;
+import io.paycallback.trade.ChannelId;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.identity.SecurityIdentity;

@@ -3,7 +3,8 @@ package io.paycallback.ops;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.LeasedTable;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.LeasedTables;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -15,7 +16,7 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.TimeUnit;
@@ -41,22 +42,23 @@ public class BacklogGauges {
     static final String QUARANTINE = "paycallback.quarantine.rows";
 
     private static final String COUNT_STALE = "SELECT COUNT(*) FROM %s WHERE status = 0 AND created_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)";
-    // An order's queries run for days by design, and a statement run waits for its bill (asked again every 30 min while
-    // the provider makes it): for those tables only a try overdue by the threshold is backlog.
+    // For tables whose rows wait by design (LeasedTable.Lateness.SINCE_DUE) only a try overdue by the threshold is backlog.
     private static final String COUNT_OVERDUE = "SELECT COUNT(*) FROM %s WHERE status = 0 AND next_retry_at < DATE_SUB(NOW(3), INTERVAL ? MICROSECOND)";
     private static final String COUNT_DEAD = "SELECT COUNT(*) FROM %s WHERE status = 2";
     private static final String COUNT_QUARANTINE = "SELECT COUNT(*) FROM quarantine";
 
     private final Pool pool;
     private final long staleMicros;
-    private final Map<LeasedTable, AtomicLong> stale = new EnumMap<>(LeasedTable.class);
-    private final Map<LeasedTable, AtomicLong> dead = new EnumMap<>(LeasedTable.class);
+    private final List<LeasedTable> tables;
+    private final Map<LeasedTable, AtomicLong> stale = new HashMap<>();
+    private final Map<LeasedTable, AtomicLong> dead = new HashMap<>();
     private final AtomicLong quarantined = new AtomicLong();
 
-    public BacklogGauges(Pool pool, MeterRegistry registry, PayCallbackConfig config) {
+    public BacklogGauges(Pool pool, LeasedTables tables, MeterRegistry registry, PayCallbackConfig config) {
         this.pool = pool;
+        this.tables = tables.all();
         this.staleMicros = TimeUnit.MICROSECONDS.convert(config.monitoring().stalePendingAfter());
-        for (LeasedTable table : LeasedTable.values()) {
+        for (LeasedTable table : this.tables) {
             stale.put(table, register(registry, STALE_PENDING, table, "Pending rows older than the stale threshold; must be 0"));
             dead.put(table, register(registry, DEAD_LETTERS, table, "Rows given up on, waiting for a person"));
         }
@@ -91,17 +93,19 @@ public class BacklogGauges {
 
     /** Counts what the gauges show, sets them, and answers the counts (for the console, which must not show stale ones). */
     public Uni<Backlog> count() {
-        List<LeasedTable> tables = List.of(LeasedTable.values());
         List<Uni<Long>> counts = new ArrayList<>();
         for (LeasedTable table : tables) {
-            String stalePending = table == LeasedTable.ORDER_QUERIES || table == LeasedTable.STATEMENT_RUNS ? COUNT_OVERDUE : COUNT_STALE;
+            String stalePending = switch (table.lateness()) {
+                case SINCE_ARRIVAL -> COUNT_STALE;
+                case SINCE_DUE -> COUNT_OVERDUE;
+            };
             counts.add(count(stalePending.formatted(table.table()), Tuple.of(staleMicros)));
             counts.add(count(COUNT_DEAD.formatted(table.table()), Tuple.tuple()));
         }
         counts.add(count(COUNT_QUARANTINE, Tuple.tuple()));
         return Uni.join().all(counts).andFailFast().map(values -> {
-            Map<LeasedTable, Long> stalePending = new EnumMap<>(LeasedTable.class);
-            Map<LeasedTable, Long> deadLetters = new EnumMap<>(LeasedTable.class);
+            Map<LeasedTable, Long> stalePending = new HashMap<>();
+            Map<LeasedTable, Long> deadLetters = new HashMap<>();
             for (int i = 0; i < tables.size(); i++) {
                 LeasedTable table = tables.get(i);
                 stalePending.put(table, values.get(2 * i));

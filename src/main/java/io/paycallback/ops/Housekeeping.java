@@ -1,9 +1,14 @@
 package io.paycallback.ops;
 
+import io.paycallback.closing.CloseRequests;
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.MySqlErrors;
-import io.paycallback.ledger.RowStatus;
+import io.paycallback.db.MySqlErrors;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.RowStatus;
+import io.paycallback.order.Refunds;
+import io.paycallback.orderquery.OrderQueries;
+import io.paycallback.outbox.Outbox;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -84,14 +89,14 @@ public class Housekeeping {
     public Result runOnce() {
         long blanked = 0;
         long archived = 0;
-        for (LeasedTable log : List.of(LeasedTable.PAY_CALLBACK_LOG, LeasedTable.REFUND_CALLBACK_LOG)) {
+        for (LeasedTable log : List.of(CallbackLog.PAYMENT.leased(), CallbackLog.REFUND.leased())) {
             blanked += blankBodies(log);
             archived += archive(log, RowStatus.COMPACTED);
         }
-        archived += archive(LeasedTable.OUTBOX, RowStatus.DONE);
+        archived += archive(Outbox.TABLE, RowStatus.DONE);
         long purged = 0;
-        for (LeasedTable work : List.of(LeasedTable.ORDER_QUERIES, LeasedTable.REFUND_SUBMISSIONS,
-                LeasedTable.CLOSE_REQUESTS)) {
+        for (LeasedTable work : List.of(OrderQueries.TABLE, Refunds.SUBMISSIONS,
+                CloseRequests.TABLE)) {
             purged += inBatches(PURGE.formatted(work.table()), retention);
         }
         purged += inBatches(PURGE_CALLS, retention);
@@ -144,7 +149,7 @@ public class Housekeeping {
                 .flatMap(rows -> rows.size() == 0
                         ? Uni.createFrom().item(0)
                         : copy(tx, table.table(), rows).chain(() -> delete(tx, table, status, rows))
-                        .chain(() -> table == LeasedTable.OUTBOX ? archiveAttempts(tx, rows) : Uni.createFrom().voidItem())
+                        .chain(() -> table.equals(Outbox.TABLE) ? archiveAttempts(tx, rows) : Uni.createFrom().voidItem())
                         .replaceWith(rows.size()));
     }
 

@@ -3,10 +3,10 @@ package io.paycallback.ops;
 import io.paycallback.channel.Channels;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
-import io.paycallback.ledger.CallbackLedger;
-import io.paycallback.ledger.Pickup;
-import io.paycallback.ledger.Quarantine;
-import io.paycallback.ledger.Reservation;
+import io.paycallback.inbox.CallbackInbox;
+import io.paycallback.inbox.Quarantine;
+import io.paycallback.inbox.Reservation;
+import io.paycallback.lease.Pickup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,14 +42,14 @@ public class QuarantineReplays {
 
     private final Quarantine quarantine;
     private final Channels channels;
-    private final CallbackLedger ledger;
+    private final CallbackInbox inbox;
     private final AuditLog audit;
     private final Pool pool;
 
-    public QuarantineReplays(Quarantine quarantine, Channels channels, CallbackLedger ledger, AuditLog audit, Pool pool) {
+    public QuarantineReplays(Quarantine quarantine, Channels channels, CallbackInbox inbox, AuditLog audit, Pool pool) {
         this.quarantine = quarantine;
         this.channels = channels;
-        this.ledger = ledger;
+        this.inbox = inbox;
         this.audit = audit;
         this.pool = pool;
     }
@@ -68,9 +68,9 @@ public class QuarantineReplays {
         Notice notice = accepted.notice();
         Uni<Outcome> stored;
         if (notice instanceof Notice.Payment payment) {
-            stored = ledger.reserve(payment, held.body(), Pickup.SCANNER).map(QuarantineReplays::stored);
+            stored = inbox.reserve(payment, held.body(), Pickup.SCANNER).map(QuarantineReplays::stored);
         } else if (notice instanceof Notice.Refund refund) {
-            stored = ledger.reserve(refund, held.body(), Pickup.SCANNER).map(QuarantineReplays::stored);
+            stored = inbox.reserve(refund, held.body(), Pickup.SCANNER).map(QuarantineReplays::stored);
         } else if (notice instanceof Notice.RefundPending) {
             stored = Uni.createFrom().item(new Outcome.Ignored("refund still pending: its final notice settles it"));
         } else {

@@ -1,10 +1,10 @@
 package io.paycallback.ops;
 
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.DeadLetters;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.Leases;
-import io.paycallback.retry.Worker;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.Leases;
+import io.paycallback.lease.Worker;
+import io.paycallback.ops.DeadLetters;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -1,8 +1,8 @@
 package io.paycallback.ops;
 
-import io.paycallback.channel.ChannelId;
 import io.paycallback.statement.Discrepancies;
 import io.paycallback.statement.StatementRuns;
+import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,7 +1,8 @@
 package io.paycallback.ops;
 
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.RowStatus;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.LeasedTables;
+import io.paycallback.lease.RowStatus;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -9,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,23 +30,25 @@ public class StatusCounts {
     }
 
     private final Pool pool;
+    private final LeasedTables tables;
 
-    public StatusCounts(Pool pool) {
+    public StatusCounts(Pool pool, LeasedTables tables) {
         this.pool = pool;
+        this.tables = tables;
     }
 
     public Uni<Map<LeasedTable, Map<RowStatus, Count>>> count() {
         List<Uni<Long>> counts = new ArrayList<>();
-        for (LeasedTable table : LeasedTable.values()) {
+        for (LeasedTable table : tables.all()) {
             for (RowStatus status : RowStatus.values()) {
                 counts.add(pool.preparedQuery(COUNT_CAPPED.formatted(table.table()))
                         .execute(Tuple.of(status.code(), CAP)).map(rows -> rows.iterator().next().getLong(0)));
             }
         }
         return Uni.join().all(counts).andFailFast().map(values -> {
-            Map<LeasedTable, Map<RowStatus, Count>> byTable = new EnumMap<>(LeasedTable.class);
+            Map<LeasedTable, Map<RowStatus, Count>> byTable = new LinkedHashMap<>();
             int i = 0;
-            for (LeasedTable table : LeasedTable.values()) {
+            for (LeasedTable table : tables.all()) {
                 Map<RowStatus, Count> byStatus = new EnumMap<>(RowStatus.class);
                 for (RowStatus status : RowStatus.values()) {
                     long rows = values.get(i++);

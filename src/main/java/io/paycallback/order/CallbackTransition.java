@@ -1,6 +1,6 @@
 package io.paycallback.order;
 
-import io.paycallback.ledger.StoredCallback;
+import io.paycallback.inbox.StoredCallback;
 import io.paycallback.outbox.DownstreamEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;

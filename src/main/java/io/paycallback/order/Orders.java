@@ -1,7 +1,7 @@
 package io.paycallback.order;
 
-import io.paycallback.channel.OutTradeNo;
-import io.paycallback.ledger.StoredPayment;
+import io.paycallback.inbox.StoredPayment;
+import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;

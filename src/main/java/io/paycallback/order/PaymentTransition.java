@@ -1,11 +1,11 @@
 package io.paycallback.order;
 
-import io.paycallback.channel.Money;
-import io.paycallback.channel.RefundNo;
-import io.paycallback.ledger.StoredPayment;
+import io.paycallback.inbox.StoredPayment;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Subject;
 import io.paycallback.provider.ProviderClients;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.RefundNo;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;

@@ -1,12 +1,12 @@
 package io.paycallback.order;
 
-import io.paycallback.channel.Money;
-import io.paycallback.channel.OutTradeNo;
-import io.paycallback.ledger.StoredCallbacks;
-import io.paycallback.ledger.StoredPayment;
-import io.paycallback.ledger.StoredRefund;
+import io.paycallback.inbox.StoredCallbacks;
+import io.paycallback.inbox.StoredPayment;
+import io.paycallback.inbox.StoredRefund;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Subject;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;

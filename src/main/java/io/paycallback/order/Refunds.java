@@ -1,9 +1,10 @@
 package io.paycallback.order;
 
-import io.paycallback.channel.ChannelTradeNo;
-import io.paycallback.channel.OutTradeNo;
-import io.paycallback.channel.RefundNo;
-import io.paycallback.ledger.MySqlErrors;
+import io.paycallback.db.MySqlErrors;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -19,6 +20,9 @@ import java.util.Optional;
 /** The refunds table: refunds we asked for, and refunds we only learned of from the provider. */
 @ApplicationScoped
 public class Refunds {
+
+    /** Refunds to submit to the provider and ask about until final; enrolled here with the refund they submit. */
+    public static final LeasedTable SUBMISSIONS = new LeasedTable("refund_submissions", "refund-submission", LeasedTable.Lateness.SINCE_ARRIVAL);
 
     static final String INSERT = """
             INSERT INTO refunds (merchant_id, channel, refund_no, channel_refund_id, out_trade_no, channel_trade_no,

@@ -1,6 +1,6 @@
 package io.paycallback.order;
 
-import io.paycallback.channel.ChannelTradeNo;
+import io.paycallback.trade.ChannelTradeNo;
 
 import java.util.Locale;
 

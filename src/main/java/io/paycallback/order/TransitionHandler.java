@@ -1,17 +1,17 @@
 package io.paycallback.order;
 
-import io.paycallback.channel.OutTradeNo;
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.Leased;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.StoredCallback;
+import io.paycallback.inbox.StoredCallback;
+import io.paycallback.lease.AfterCommit;
+import io.paycallback.lease.Attempted;
+import io.paycallback.lease.BatchTransactions;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseHandler;
+import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedTable;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
-import io.paycallback.retry.AfterCommit;
-import io.paycallback.retry.Attempted;
-import io.paycallback.retry.BatchTransactions;
-import io.paycallback.retry.LeaseHandler;
+import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 

@@ -1,6 +1,6 @@
 package io.paycallback.outbox;
 
-import io.paycallback.ledger.Lease;
+import io.paycallback.lease.Lease;
 
 import java.util.Arrays;
 

@@ -1,8 +1,8 @@
 package io.paycallback.outbox;
 
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.LeaseLostException;
-import io.paycallback.ledger.Leases;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseLostException;
+import io.paycallback.lease.Leases;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;

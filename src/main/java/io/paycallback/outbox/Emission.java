@@ -1,7 +1,7 @@
 package io.paycallback.outbox;
 
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.Leased;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.Leased;
 
 /**
  * An event row as its writer left it, to be acted on once the writer's transaction has committed.

@@ -1,7 +1,7 @@
 package io.paycallback.outbox;
 
-import io.paycallback.ledger.Leased;
-import io.paycallback.retry.AfterCommit;
+import io.paycallback.lease.AfterCommit;
+import io.paycallback.lease.Leased;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;

@@ -2,14 +2,14 @@ package io.paycallback.outbox;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.paycallback.channel.ChannelTradeNo;
-import io.paycallback.channel.OutTradeNo;
-import io.paycallback.channel.RefundNo;
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.MySqlErrors;
-import io.paycallback.ledger.RowStatus;
+import io.paycallback.db.MySqlErrors;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.RowStatus;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -37,6 +37,9 @@ import java.util.concurrent.TimeUnit;
  */
 @ApplicationScoped
 public class Outbox {
+
+    /** Events wait here until delivered; the relay works them off under leases. */
+    public static final LeasedTable TABLE = new LeasedTable("outbox", "outbox", LeasedTable.Lateness.SINCE_ARRIVAL);
 
     public static final String LOG_DESTINATION = "log";
 
@@ -128,7 +131,7 @@ public class Outbox {
                                 PendingEvent pending = new PendingEvent(row.getLong("id"), row.getString("source"),
                                         row.getString("type"), row.getString("destination"), row.getString("payload"));
                                 toDeliver.add(new Emission.ToDeliver(
-                                        new Lease(LeasedTable.OUTBOX, pending.id(), token, 0), pending));
+                                        new Lease(Outbox.TABLE, pending.id(), token, 0), pending));
                             }
                             return toDeliver;
                         }))

@@ -1,6 +1,6 @@
 package io.paycallback.outbox;
 
-import io.paycallback.ledger.RowStatus;
+import io.paycallback.lease.RowStatus;
 
 import java.time.LocalDateTime;
 

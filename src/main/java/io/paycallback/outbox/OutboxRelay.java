@@ -1,16 +1,16 @@
 package io.paycallback.outbox;
 
-import io.paycallback.channel.OutTradeNo;
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.LeaseLostException;
-import io.paycallback.ledger.Leased;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.Leases;
-import io.paycallback.retry.AfterCommit;
-import io.paycallback.retry.Attempted;
-import io.paycallback.retry.LeaseHandler;
-import io.paycallback.retry.Tried;
+import io.paycallback.lease.AfterCommit;
+import io.paycallback.lease.Attempted;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseHandler;
+import io.paycallback.lease.LeaseLostException;
+import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.Leases;
+import io.paycallback.lease.Tried;
+import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -89,7 +89,7 @@ public class OutboxRelay implements LeaseHandler {
 
     @Override
     public LeasedTable table() {
-        return LeasedTable.OUTBOX;
+        return Outbox.TABLE;
     }
 
     @Override

@@ -1,9 +1,9 @@
 package io.paycallback.outbox;
 
-import io.paycallback.channel.ChannelTradeNo;
-import io.paycallback.channel.Money;
-import io.paycallback.channel.OutTradeNo;
-import io.paycallback.channel.RefundNo;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 
 import java.math.BigDecimal;
 

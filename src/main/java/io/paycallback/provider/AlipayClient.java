@@ -2,9 +2,9 @@ package io.paycallback.provider;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.alipay.AlipayChannel;
+import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.mutiny.ext.web.client.WebClient;

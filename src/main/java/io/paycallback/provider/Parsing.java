@@ -2,6 +2,7 @@ package io.paycallback.provider;
 
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.Verdict;
+import io.paycallback.trade.InvalidMoney;
 
 /** Runs a channel parser over a provider's answer: whatever the parser refuses is an unreadable answer. */
 final class Parsing {
@@ -11,7 +12,7 @@ final class Parsing {
 
     @FunctionalInterface
     interface Parser<T> {
-        T parse() throws Rejection;
+        T parse() throws Rejection, InvalidMoney;
     }
 
     static <T> T read(String provider, Parser<T> parser) {
@@ -19,6 +20,8 @@ final class Parsing {
             return parser.parse();
         } catch (Rejection rejection) {
             throw new ProviderException(provider, new ProviderFailure.BadAnswer(reason(rejection)));
+        } catch (InvalidMoney invalid) {
+            throw new ProviderException(provider, new ProviderFailure.BadAnswer(invalid.getMessage()));
         }
     }
 

@@ -1,7 +1,7 @@
 package io.paycallback.provider;
 
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Notice;
+import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Uni;
 
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package io.paycallback.provider;
 
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Channels;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.wxpay.WxPayChannel;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.trade.ChannelId;
 import io.quarkus.runtime.Startup;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;

@@ -1,6 +1,6 @@
 package io.paycallback.provider;
 
-import io.paycallback.channel.ChannelId;
+import io.paycallback.trade.ChannelId;
 
 import java.time.LocalDate;
 

@@ -2,11 +2,11 @@ package io.paycallback.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.JsonFields;
-import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.stripe.StripeChannel;
+import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.Money;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;

@@ -1,14 +1,14 @@
 package io.paycallback.providercall;
 
-import io.paycallback.channel.ChannelId;
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.Leased;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.Leases;
+import io.paycallback.lease.AfterCommit;
+import io.paycallback.lease.Attempted;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseHandler;
+import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.Leases;
 import io.paycallback.provider.ProviderException;
-import io.paycallback.retry.AfterCommit;
-import io.paycallback.retry.Attempted;
-import io.paycallback.retry.LeaseHandler;
+import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * The one shape of a leased table whose try calls a provider: read the row under its lease, make the calls (each one
  * recorded with its answer for the order's timeline, whatever becomes of the try), then finish, reschedule or bury the
  * row in one transaction with whatever the answer changes. A try that throws is left to the backoff of
- * {@link io.paycallback.retry.LeaseProcessor}, and after the last one {@link #alert} says why. A subclass is only its
+ * {@link io.paycallback.lease.LeaseProcessor}, and after the last one {@link #alert} says why. A subclass is only its
  * request and its answer: {@link #load}, {@link #call} and {@link #alert}. Subclasses are {@code @Singleton} beans:
  * a client proxy could not subclass this constructor, and nothing needs one.
  *

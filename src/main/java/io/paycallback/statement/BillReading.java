@@ -1,11 +1,11 @@
 package io.paycallback.statement;
 
-import io.paycallback.channel.ChannelId;
 import io.paycallback.provider.TradeBill;
 import io.paycallback.statement.bill.AlipayTradeBill;
 import io.paycallback.statement.bill.BillException;
 import io.paycallback.statement.bill.StripeBalanceTransactions;
 import io.paycallback.statement.bill.WxPayTradeBill;
+import io.paycallback.trade.ChannelId;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package io.paycallback.statement;
 
-import io.paycallback.ledger.MySqlErrors;
+import io.paycallback.db.MySqlErrors;
 import io.paycallback.statement.StatementRuns.Run;
 import io.paycallback.statement.bill.BillTotals;
 import io.smallrye.mutiny.Uni;

@@ -1,6 +1,6 @@
 package io.paycallback.statement;
 
-import io.paycallback.channel.ChannelId;
+import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

@@ -1,6 +1,6 @@
 package io.paycallback.statement;
 
-import io.paycallback.channel.ChannelId;
+import io.paycallback.trade.ChannelId;
 
 import java.time.ZoneId;
 import java.time.ZoneOffset;

@@ -1,10 +1,10 @@
 package io.paycallback.statement;
 
 import io.paycallback.channel.Notice;
-import io.paycallback.ledger.CallbackLedger;
-import io.paycallback.ledger.Origin;
-import io.paycallback.ledger.Pickup;
-import io.paycallback.ledger.Reservation;
+import io.paycallback.inbox.CallbackInbox;
+import io.paycallback.inbox.Origin;
+import io.paycallback.inbox.Reservation;
+import io.paycallback.lease.Pickup;
 import io.paycallback.provider.PaymentAnswer;
 import io.paycallback.provider.ProviderClient;
 import io.paycallback.provider.ProviderClients;
@@ -28,12 +28,12 @@ import java.util.Optional;
 public class Repairs {
 
     private final ProviderClients providers;
-    private final CallbackLedger ledger;
+    private final CallbackInbox inbox;
     private final Discrepancies discrepancies;
 
-    public Repairs(ProviderClients providers, CallbackLedger ledger, Discrepancies discrepancies) {
+    public Repairs(ProviderClients providers, CallbackInbox inbox, Discrepancies discrepancies) {
         this.providers = providers;
-        this.ledger = ledger;
+        this.inbox = inbox;
         this.discrepancies = discrepancies;
     }
 
@@ -60,7 +60,7 @@ public class Repairs {
     private String payment(ProviderClient client, Discrepancy found, Duration timeout) {
         PaymentAnswer answer = client.queryPayment(found.merchantId(), found.outTradeNo()).await().atMost(timeout);
         if (answer instanceof PaymentAnswer.Paid paid && paid.payment().channelTradeNo().equals(found.tradeNo())) {
-            Reservation stored = ledger.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.STATEMENT)
+            Reservation stored = inbox.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.STATEMENT)
                     .await().atMost(timeout);
             return stored(stored);
         }
@@ -78,7 +78,7 @@ public class Repairs {
             discrepancies.note(found.id(), "asked " + found.channel().path() + ": refund not final yet").await().atMost(timeout);
             return null;
         }
-        Reservation stored = ledger.reserve(settled.get(), settled.get().toString().getBytes(StandardCharsets.UTF_8),
+        Reservation stored = inbox.reserve(settled.get(), settled.get().toString().getBytes(StandardCharsets.UTF_8),
                 Pickup.SCANNER, Origin.STATEMENT).await().atMost(timeout);
         return stored(stored);
     }

@@ -1,10 +1,13 @@
 package io.paycallback.statement;
 
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.Leased;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.Leases;
+import io.paycallback.lease.AfterCommit;
+import io.paycallback.lease.Attempted;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseHandler;
+import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.Leases;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
@@ -12,9 +15,6 @@ import io.paycallback.outbox.Subject;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.StatementClient;
 import io.paycallback.provider.TradeBill;
-import io.paycallback.retry.AfterCommit;
-import io.paycallback.retry.Attempted;
-import io.paycallback.retry.LeaseHandler;
 import io.paycallback.statement.StatementRuns.Run;
 import io.paycallback.statement.bill.BillException;
 import io.paycallback.statement.bill.BillTotals;
@@ -91,7 +91,7 @@ public class StatementRunner implements LeaseHandler {
 
     @Override
     public LeasedTable table() {
-        return LeasedTable.STATEMENT_RUNS;
+        return StatementRuns.TABLE;
     }
 
     @Override

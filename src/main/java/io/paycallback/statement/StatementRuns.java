@@ -1,10 +1,11 @@
 package io.paycallback.statement;
 
-import io.paycallback.channel.ChannelId;
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.LeaseLostException;
-import io.paycallback.ledger.MySqlErrors;
+import io.paycallback.db.MySqlErrors;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseLostException;
+import io.paycallback.lease.LeasedTable;
 import io.paycallback.statement.bill.BillTotals;
+import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.mysqlclient.MySQLClient;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -25,6 +26,8 @@ import java.util.concurrent.TimeUnit;
 /** The statement_runs table: one leased row per merchant, provider and bill date. */
 @ApplicationScoped
 public class StatementRuns {
+
+    public static final LeasedTable TABLE = new LeasedTable("statement_runs", "statement-run", LeasedTable.Lateness.SINCE_DUE);
 
     static final String ENROL = """
             INSERT INTO statement_runs (merchant_id, channel, bill_date, state, status, retry_count, next_retry_at,

@@ -1,7 +1,7 @@
 package io.paycallback.statement;
 
-import io.paycallback.channel.ChannelId;
 import io.paycallback.provider.ProviderClients;
+import io.paycallback.trade.ChannelId;
 import io.quarkus.scheduler.Scheduled;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,12 +1,12 @@
 package io.paycallback.submission;
 
-import io.paycallback.channel.ChannelTradeNo;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.OutTradeNo;
-import io.paycallback.channel.RefundNo;
 import io.paycallback.order.RefundStatus;
 import io.paycallback.order.Refunds;
 import io.paycallback.provider.ProviderClients;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,19 +1,16 @@
 package io.paycallback.submission;
 
-import io.paycallback.channel.ChannelId;
-import io.paycallback.channel.ChannelTradeNo;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.OutTradeNo;
-import io.paycallback.channel.RefundNo;
+import io.paycallback.channel.Outcome;
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.CallbackLedger;
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.Leases;
-import io.paycallback.ledger.Origin;
-import io.paycallback.ledger.Pickup;
-import io.paycallback.ledger.StoredCallbacks;
-import io.paycallback.ledger.StoredPayment;
+import io.paycallback.inbox.CallbackInbox;
+import io.paycallback.inbox.Origin;
+import io.paycallback.inbox.StoredCallbacks;
+import io.paycallback.inbox.StoredPayment;
+import io.paycallback.lease.AfterCommit;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.Leases;
+import io.paycallback.lease.Pickup;
 import io.paycallback.order.RefundStatus;
 import io.paycallback.order.Refunds;
 import io.paycallback.outbox.DownstreamEvent;
@@ -27,7 +24,10 @@ import io.paycallback.provider.RefundAnswer;
 import io.paycallback.provider.RefundOrder;
 import io.paycallback.providercall.ProviderCallHandler;
 import io.paycallback.providercall.ProviderCalls;
-import io.paycallback.retry.AfterCommit;
+import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -60,17 +60,17 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
 
     private final Refunds refunds;
     private final StoredCallbacks callbacks;
-    private final CallbackLedger ledger;
+    private final CallbackInbox inbox;
     private final Outbox outbox;
     private final ProviderClients providers;
     private final List<Duration> schedule;
 
     public RefundSubmitter(Pool pool, Leases leases, ProviderCalls calls, Refunds refunds, StoredCallbacks callbacks,
-                           CallbackLedger ledger, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
-        super(LeasedTable.REFUND_SUBMISSIONS, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
+                           CallbackInbox inbox, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
+        super(Refunds.SUBMISSIONS, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
         this.refunds = refunds;
         this.callbacks = callbacks;
-        this.ledger = ledger;
+        this.inbox = inbox;
         this.outbox = outbox;
         this.providers = providers;
         this.schedule = config.reconcile().schedule();
@@ -197,7 +197,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
 
     /** Stored under the refund notice's key: whichever of it and the provider's own notice comes first counts. */
     private void store(Notice.Refund settled, byte[] body) {
-        ledger.reserve(settled, body, Pickup.SCANNER, Origin.SUBMISSION).await().atMost(timeout);
+        inbox.reserve(settled, body, Pickup.SCANNER, Origin.SUBMISSION).await().atMost(timeout);
     }
 
     /**

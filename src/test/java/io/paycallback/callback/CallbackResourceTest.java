@@ -236,7 +236,7 @@ class CallbackResourceTest {
         Send.payment(callback).then().statusCode(400);
         Send.payment(callback).then().statusCode(400);
 
-        String hash = io.paycallback.ledger.BodyDigest.of(callback.body()).hex();
+        String hash = io.paycallback.inbox.BodyDigest.of(callback.body()).hex();
         assertThat(db.count("SELECT COUNT(*) FROM quarantine WHERE body_hash = ?", hash)).isEqualTo(1);
         assertThat(db.first("SELECT channel, body_length FROM quarantine WHERE body_hash = ?", hash).getInteger("body_length"))
                 .isEqualTo(callback.body().length);

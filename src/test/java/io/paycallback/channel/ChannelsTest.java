@@ -1,6 +1,7 @@
 package io.paycallback.channel;
 
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 
 import java.security.KeyPair;

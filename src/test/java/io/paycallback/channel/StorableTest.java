@@ -1,5 +1,6 @@
 package io.paycallback.channel;
 
+import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;

@@ -2,14 +2,14 @@ package io.paycallback.closing;
 
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.console.OrderTimeline;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.Leases;
-import io.paycallback.ledger.LostRaces;
-import io.paycallback.retry.LeaseHandler;
-import io.paycallback.retry.LeaseProcessor;
-import io.paycallback.retry.ProcessingMetrics;
-import io.paycallback.retry.Scanner;
-import io.paycallback.retry.Worker;
+import io.paycallback.db.LostRaces;
+import io.paycallback.lease.LeaseHandler;
+import io.paycallback.lease.LeaseProcessor;
+import io.paycallback.lease.LeasedTables;
+import io.paycallback.lease.Leases;
+import io.paycallback.lease.ProcessingMetrics;
+import io.paycallback.lease.Scanner;
+import io.paycallback.lease.Worker;
 import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
@@ -141,7 +141,7 @@ class CloseAtProviderTest extends AgainstFakeProviders {
 
         providers.mode("stripe", "ok");
         makeDue(outTradeNo);
-        scanner.drain(LeasedTable.CLOSE_REQUESTS);
+        scanner.drain(CloseRequests.TABLE);
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("CLOSED");
         assertThat(closeRow(outTradeNo).getInteger("status")).isEqualTo(1);
         assertThat(providers.requestsFor("wxpay", "close", outTradeNo)).hasSize(2);
@@ -160,7 +160,7 @@ class CloseAtProviderTest extends AgainstFakeProviders {
 
         providers.mode("alipay", "ok");
         makeDue(outTradeNo);
-        scanner.drain(LeasedTable.CLOSE_REQUESTS);
+        scanner.drain(CloseRequests.TABLE);
         Row request = closeRow(outTradeNo);
         assertThat(request.getInteger("status")).isEqualTo(1);
         assertThat(request.getString("outcome")).isEqualTo("paid");
@@ -180,11 +180,11 @@ class CloseAtProviderTest extends AgainstFakeProviders {
         }
         providers.mode("stripe", "ok");
         orders.forEach(this::makeDue);
-        Worker otherWorker = new Worker(new LeaseProcessor(pool, leases, handlers, metrics, lostRaces, config), leases, config);
-        Scanner otherInstance = new Scanner(leases, otherWorker, config);
+        Worker otherWorker = new Worker(new LeaseProcessor(pool, leases, new LeasedTables(handlers), metrics, lostRaces, config), leases, config);
+        Scanner otherInstance = new Scanner(leases, new LeasedTables(handlers), otherWorker, config);
         try {
-            List<Callable<Integer>> instances = List.of(() -> scanner.drain(LeasedTable.CLOSE_REQUESTS),
-                    () -> otherInstance.drain(LeasedTable.CLOSE_REQUESTS));
+            List<Callable<Integer>> instances = List.of(() -> scanner.drain(CloseRequests.TABLE),
+                    () -> otherInstance.drain(CloseRequests.TABLE));
             Concurrently.all(instances);
         } finally {
             otherWorker.stop();
@@ -237,7 +237,7 @@ class CloseAtProviderTest extends AgainstFakeProviders {
         Api.closeOrder(outTradeNo).then().statusCode(202);
         for (int round = 0; round < 10 && closeRow(outTradeNo).getInteger("status") == 0; round++) {
             makeDue(outTradeNo);
-            scanner.drain(LeasedTable.CLOSE_REQUESTS);
+            scanner.drain(CloseRequests.TABLE);
         }
         Row request = closeRow(outTradeNo);
         assertThat(request.getInteger("status")).isEqualTo(2);
@@ -261,7 +261,7 @@ class CloseAtProviderTest extends AgainstFakeProviders {
         Api.closeOrder(outTradeNo).then().statusCode(202);
         providers.mode("stripe", "ok");
         makeDue(outTradeNo);
-        scanner.drain(LeasedTable.CLOSE_REQUESTS);
+        scanner.drain(CloseRequests.TABLE);
 
         List<String> changes = timeline.read("default", outTradeNo).await().atMost(WAIT).changes().stream()
                 .map(change -> change.what()).toList();

@@ -1,6 +1,6 @@
 package io.paycallback.fault;
 
-import io.paycallback.ledger.MySqlErrors;
+import io.paycallback.db.MySqlErrors;
 import io.paycallback.testsupport.FreePorts;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;

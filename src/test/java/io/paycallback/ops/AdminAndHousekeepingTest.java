@@ -1,11 +1,11 @@
 package io.paycallback.ops;
 
-import io.paycallback.retry.Scanner;
+import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
+import io.paycallback.testsupport.EventSink;
 import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.ManagementPort;
-import io.paycallback.testsupport.EventSink;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Send;

@@ -1,7 +1,7 @@
 package io.paycallback.ops;
 
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.retry.Scanner;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
@@ -61,7 +61,7 @@ class QuarantineReplayTest {
 
         operator().post("/admin/quarantine/" + id + "/replay").then().statusCode(202)
                 .body("result", equalTo("stored"));
-        scanner.drain(LeasedTable.PAY_CALLBACK_LOG);
+        scanner.drain(CallbackLog.PAYMENT.leased());
 
         await().atMost(Duration.ofSeconds(20)).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
         assertThat(db.count("SELECT COUNT(*) FROM quarantine WHERE id = ?", id)).isZero();

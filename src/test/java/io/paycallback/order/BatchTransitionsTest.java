@@ -1,18 +1,19 @@
 package io.paycallback.order;
 
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.ledger.Leases;
-import io.paycallback.ledger.LostRaces;
-import io.paycallback.ledger.StoredCallbacks;
+import io.paycallback.db.LostRaces;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.StoredCallbacks;
+import io.paycallback.lease.BatchTransactions;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseHandler;
+import io.paycallback.lease.LeaseProcessor;
+import io.paycallback.lease.LeasedTables;
+import io.paycallback.lease.Leases;
+import io.paycallback.lease.ProcessingMetrics;
+import io.paycallback.lease.Scanner;
+import io.paycallback.lease.Worker;
 import io.paycallback.outbox.Outbox;
-import io.paycallback.retry.BatchTransactions;
-import io.paycallback.retry.LeaseHandler;
-import io.paycallback.retry.LeaseProcessor;
-import io.paycallback.retry.ProcessingMetrics;
-import io.paycallback.retry.Scanner;
-import io.paycallback.retry.Worker;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
@@ -103,7 +104,7 @@ class BatchTransitionsTest {
     }
 
     private Lease lease(long id) {
-        return leases.leaseOne(LeasedTable.PAY_CALLBACK_LOG, id, LEASE).await().indefinitely().orElseThrow();
+        return leases.leaseOne(CallbackLog.PAYMENT.leased(), id, LEASE).await().indefinitely().orElseThrow();
     }
 
     private void makeDue(long id) {
@@ -251,10 +252,10 @@ class BatchTransitionsTest {
         BatchTransactions batches = new BatchTransactions(transactions, leases, lostRaces, config);
         List<LeaseHandler> mine = new ArrayList<>();
         for (LeaseHandler handler : handlers) {
-            mine.add(handler.table() == LeasedTable.PAY_CALLBACK_LOG
+            mine.add(handler.table().equals(CallbackLog.PAYMENT.leased())
                     ? new PaymentCallbacks(batches, outbox, callbacks, payments) : handler);
         }
-        return new LeaseProcessor(pool, leases, mine, metrics, lostRaces, config);
+        return new LeaseProcessor(pool, leases, new LeasedTables(mine), metrics, lostRaces, config);
     }
 
     @Test
@@ -304,11 +305,11 @@ class BatchTransitionsTest {
 
     @Test
     void twoWorkerSetsDrainingOneTableInBatchesOfFiftyGiveOneEffectPerOrder() throws Exception {
-        assertThat(processor.batchSize(LeasedTable.PAY_CALLBACK_LOG)).isEqualTo(50);
+        assertThat(processor.batchSize(CallbackLog.PAYMENT.leased())).isEqualTo(50);
         Leases otherLeases = new Leases(pool);
-        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, handlers, metrics, lostRaces, config);
+        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, new LeasedTables(handlers), metrics, lostRaces, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, config);
-        Scanner otherScanner = new Scanner(otherLeases, otherWorker, config);
+        Scanner otherScanner = new Scanner(otherLeases, new LeasedTables(handlers), otherWorker, config);
         try {
             Map<Long, String> orderOf = new HashMap<>();
             for (int i = 0; i < 300; i++) {
@@ -320,8 +321,8 @@ class BatchTransitionsTest {
             }
             ExecutorService both = Executors.newFixedThreadPool(2);
             try {
-                Future<?> mine = both.submit(() -> repeat(5, () -> scanner.drain(LeasedTable.PAY_CALLBACK_LOG)));
-                Future<?> theirs = both.submit(() -> repeat(5, () -> otherScanner.drain(LeasedTable.PAY_CALLBACK_LOG)));
+                Future<?> mine = both.submit(() -> repeat(5, () -> scanner.drain(CallbackLog.PAYMENT.leased())));
+                Future<?> theirs = both.submit(() -> repeat(5, () -> otherScanner.drain(CallbackLog.PAYMENT.leased())));
                 mine.get();
                 theirs.get();
             } finally {
@@ -330,7 +331,7 @@ class BatchTransitionsTest {
             // Two batches can meet in a deadlock; the loser's rows come back a second later (a lost lock contest), so
             // what is left is drained once they are due: the claim is one effect per order, not how fast.
             await().atMost(Duration.ofSeconds(20)).until(() -> {
-                scanner.drain(LeasedTable.PAY_CALLBACK_LOG);
+                scanner.drain(CallbackLog.PAYMENT.leased());
                 return orderOf.keySet().stream().allMatch(id -> row(id).getInteger("status") == 1);
             });
             for (Map.Entry<Long, String> payment : orderOf.entrySet()) {

@@ -1,11 +1,10 @@
 package io.paycallback.outbox;
 
-import io.paycallback.ledger.Lease;
-import io.paycallback.ledger.Leased;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.retry.Tried;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.Leased;
+import io.paycallback.lease.Scanner;
+import io.paycallback.lease.Tried;
 import io.paycallback.ops.Housekeeping;
-import io.paycallback.retry.Scanner;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.EventSink;
@@ -84,7 +83,7 @@ class DeliveryAttemptsTest {
 
     private void tryAgainNow(long eventId) {
         db.update("UPDATE outbox SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE id = ?", eventId);
-        scanner.drain(LeasedTable.OUTBOX);
+        scanner.drain(Outbox.TABLE);
     }
 
     private static JsonPath attempts(long eventId) {
@@ -176,7 +175,7 @@ class DeliveryAttemptsTest {
                 source);
         long eventId = db.first("SELECT id FROM outbox WHERE source = ?", source).getLong("id");
 
-        Lease expired = new Lease(LeasedTable.OUTBOX, eventId, "expired-lease", 0);
+        Lease expired = new Lease(Outbox.TABLE, eventId, "expired-lease", 0);
         assertThat(relay.attempt(List.of(expired)).rows()).containsExactly(new Tried.Lost(expired));
 
         assertThat(db.first("SELECT status, lease_token FROM outbox WHERE id = ?", eventId).getString("lease_token"))
@@ -196,10 +195,10 @@ class DeliveryAttemptsTest {
                     + " retry_count, lease_token, next_retry_at, created_at, updated_at) VALUES (?, 'order.paid', 'sink',"
                     + " 'default', 'ORD-BATCH', '{\"type\":\"order.paid\"}', 0, ?, ?, DATE_ADD(NOW(3), INTERVAL 1 MINUTE),"
                     + " NOW(3), NOW(3))", source, row, token);
-            held.add(new Lease(LeasedTable.OUTBOX, db.first("SELECT id FROM outbox WHERE source = ?", source).getLong("id"),
+            held.add(new Lease(Outbox.TABLE, db.first("SELECT id FROM outbox WHERE source = ?", source).getLong("id"),
                     token, row));
         }
-        Lease lost = new Lease(LeasedTable.OUTBOX, held.get(2).id(), "taken-over-meanwhile", 2);
+        Lease lost = new Lease(Outbox.TABLE, held.get(2).id(), "taken-over-meanwhile", 2);
         List<Leased> batch = List.of(held.get(0), held.get(1), lost, held.get(3));
 
         assertThat(relay.attempt(batch).rows()).containsExactlyInAnyOrder(new Tried.Done(held.get(0), OutboxRelay.DELIVERED),

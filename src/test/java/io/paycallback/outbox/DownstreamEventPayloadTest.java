@@ -2,10 +2,10 @@ package io.paycallback.outbox;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.paycallback.channel.ChannelTradeNo;
-import io.paycallback.channel.Money;
-import io.paycallback.channel.OutTradeNo;
-import io.paycallback.channel.RefundNo;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;

@@ -1,13 +1,12 @@
 package io.paycallback.statement;
 
-import io.paycallback.channel.ChannelId;
+import io.paycallback.lease.Scanner;
 import io.paycallback.statement.bill.BillFiles;
 import io.paycallback.statement.bill.BillLine;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.retry.Scanner;
 import io.paycallback.testsupport.Db;
-import io.vertx.mutiny.sqlclient.Row;
 import io.paycallback.testsupport.ProviderKeys;
+import io.paycallback.trade.ChannelId;
+import io.vertx.mutiny.sqlclient.Row;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +37,7 @@ final class StatementLedger {
      */
     static Row drained(Scanner scanner, Supplier<Row> run) {
         for (int round = 0; ; round++) {
-            scanner.drain(LeasedTable.STATEMENT_RUNS);
+            scanner.drain(StatementRuns.TABLE);
             Row row = run.get();
             if (row.getInteger("status") != 0 || row.getInteger("retry_count") > 0
                     || !"PENDING".equals(row.getString("state")) || round == 5) {

@@ -1,12 +1,12 @@
 package io.paycallback.statement;
 
-import io.paycallback.channel.ChannelId;
-import io.paycallback.retry.Scanner;
+import io.paycallback.lease.Scanner;
 import io.paycallback.statement.bill.BillFiles;
 import io.paycallback.statement.bill.BillLine;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.Providers;
+import io.paycallback.trade.ChannelId;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;

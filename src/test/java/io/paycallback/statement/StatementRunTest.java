@@ -1,8 +1,7 @@
 package io.paycallback.statement;
 
-import io.paycallback.channel.ChannelId;
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.retry.Scanner;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.lease.Scanner;
 import io.paycallback.statement.bill.BillFiles;
 import io.paycallback.statement.bill.BillLine;
 import io.paycallback.testsupport.Api;
@@ -13,6 +12,7 @@ import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Providers;
 import io.paycallback.testsupport.Send;
+import io.paycallback.trade.ChannelId;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -192,12 +192,12 @@ class StatementRunTest {
         assertThat(providers.requestsFor("wxpay", "query", outTradeNo)).hasSize(1);
         assertThat(db.first("SELECT origin FROM pay_callback_log WHERE channel_trade_no = ?", transactionId)
                 .getString("origin")).isEqualTo("statement");
-        scanner.drain(LeasedTable.PAY_CALLBACK_LOG);
+        scanner.drain(CallbackLog.PAYMENT.leased());
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
         assertThat(paidEvents(outTradeNo)).isEqualTo(1);
 
         Send.payment(signer.wxPayment(outTradeNo, transactionId, 6600, "SUCCESS", Instant.now())).then().statusCode(200);
-        scanner.drain(LeasedTable.PAY_CALLBACK_LOG);
+        scanner.drain(CallbackLog.PAYMENT.leased());
         assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE channel_trade_no = ?", transactionId)).isEqualTo(1);
         assertThat(paidEvents(outTradeNo)).isEqualTo(1);
     }
@@ -257,7 +257,7 @@ class StatementRunTest {
         BillFiles.WxFile file = BillFiles.wxPay(List.of(), BillFiles.WxOptions.standard());
         providers.bill("wxpay", date, "ok", file.gzip(), file.sha1Hex());
         db.update("UPDATE statement_runs SET next_retry_at = NOW(3) WHERE id = ?", run.getLong("id"));
-        scanner.drain(LeasedTable.STATEMENT_RUNS);
+        scanner.drain(StatementRuns.TABLE);
         assertThat(runRow(wx, date).getInteger("status")).isEqualTo(1);
         assertThat(providers.requestsFor("wxpay", "bill", date.toString())).hasSize(2);
     }
@@ -310,7 +310,7 @@ class StatementRunTest {
         providers.bill("wxpay", date, "ok", file.gzip(), file.sha1Hex());
 
         Concurrently.times(2, () -> schedule.enrol(wx, date));
-        Concurrently.times(2, () -> scanner.drain(LeasedTable.STATEMENT_RUNS));
+        Concurrently.times(2, () -> scanner.drain(StatementRuns.TABLE));
 
         assertThat(db.count("SELECT COUNT(*) FROM statement_runs WHERE channel = 'wxpay' AND bill_date = ?", date)).isEqualTo(1);
         assertThat(runRow(wx, date).getInteger("status")).isEqualTo(1);

@@ -1,7 +1,8 @@
 package io.paycallback.submission;
 
-import io.paycallback.ledger.LeasedTable;
-import io.paycallback.retry.Scanner;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.lease.Scanner;
+import io.paycallback.order.Refunds;
 import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
@@ -41,9 +42,9 @@ class RefundQueryTest extends AgainstFakeProviders {
         assertThat(db.count("SELECT COUNT(*) FROM refund_callback_log WHERE refund_no = ?", refundId)).isZero();
         providers.refundAnswer("stripe", refundId, stripeRefund(refundId, paid, 1999, "succeeded"));
 
-        scanner.drain(LeasedTable.REFUND_SUBMISSIONS);
+        scanner.drain(Refunds.SUBMISSIONS);
         assertThat(submissionRow(refundId).getInteger("status")).isEqualTo(1);
-        scanner.drain(LeasedTable.REFUND_CALLBACK_LOG);
+        scanner.drain(CallbackLog.REFUND.leased());
         awaitRefundStatus(refundId, "SUCCEEDED");
         assertThat(Api.orderStatus(paid.outTradeNo())).isEqualTo("REFUNDED");
         assertThat(providers.requestsFor("stripe", "refund-query", refundId)).singleElement()
@@ -73,8 +74,8 @@ class RefundQueryTest extends AgainstFakeProviders {
                 "amount":{"total":3000,"refund":1000,"payer_total":3000,"payer_refund":1000,"currency":"CNY"}}"""
                 .formatted(refundId, outRefundNo, transactionId, outTradeNo));
 
-        scanner.drain(LeasedTable.REFUND_SUBMISSIONS);
-        scanner.drain(LeasedTable.REFUND_CALLBACK_LOG);
+        scanner.drain(Refunds.SUBMISSIONS);
+        scanner.drain(CallbackLog.REFUND.leased());
         awaitRefundStatus(outRefundNo, "SUCCEEDED");
         assertThat(db.first("SELECT refunded_amount FROM orders WHERE out_trade_no = ?", outTradeNo)
                 .getBigDecimal("refunded_amount")).isEqualByComparingTo("10.00");
@@ -92,9 +93,9 @@ class RefundQueryTest extends AgainstFakeProviders {
             List<Callable<Integer>> racers = List.of(
                     () -> Send.refund(signer.stripeRefund(paid.outTradeNo(), paid.paymentIntent(), refundId, 500, "usd",
                             "succeeded", Instant.now())).statusCode(),
-                    () -> scanner.drain(LeasedTable.REFUND_SUBMISSIONS));
+                    () -> scanner.drain(Refunds.SUBMISSIONS));
             Concurrently.all(racers);
-            scanner.drain(LeasedTable.REFUND_CALLBACK_LOG);
+            scanner.drain(CallbackLog.REFUND.leased());
             awaitRefundStatus(refundId, "SUCCEEDED");
             await().atMost(WAIT).until(() -> events("refund.succeeded", paid.outTradeNo()) >= 1);
             assertThat(db.count("SELECT COUNT(*) FROM refund_callback_log WHERE refund_no = ?", refundId)).isEqualTo(1);
@@ -112,7 +113,7 @@ class RefundQueryTest extends AgainstFakeProviders {
                 .then().statusCode(200);
         providers.refundAnswer("stripe", refundId, stripeRefund(refundId, paid, 1999, "succeeded"));
 
-        scanner.drain(LeasedTable.REFUND_SUBMISSIONS);
+        scanner.drain(Refunds.SUBMISSIONS);
         Row submission = submissionRow(refundId);
         assertThat(submission.getInteger("status")).isEqualTo(2);
         assertThat(submission.getString("last_error")).contains("amount mismatch");
@@ -155,7 +156,7 @@ class RefundQueryTest extends AgainstFakeProviders {
         providers.mode("stripe", "ok");
         Api.as(Api.ALICE_TOKEN).post("/admin/refund-submissions/" + id + "/requeue").then().statusCode(202);
         await().atMost(WAIT).until(() -> submissionRow(refundId).getInteger("status") == 1);
-        scanner.drain(LeasedTable.REFUND_CALLBACK_LOG);
+        scanner.drain(CallbackLog.REFUND.leased());
         awaitRefundStatus(refundId, "SUCCEEDED");
         Api.as(Api.ALICE_TOKEN).post("/admin/refund-submissions/" + id + "/requeue").then().statusCode(409);
         assertThat(db.count("SELECT COUNT(*) FROM audit_log WHERE action = 'requeue' AND target = ?",
@@ -166,10 +167,10 @@ class RefundQueryTest extends AgainstFakeProviders {
 
     /** Drains the refund's submission row, each round due at once, until the last query gave up on it. */
     private Row queriedUntilGivenUp(String refundId) {
-        scanner.drain(LeasedTable.REFUND_SUBMISSIONS);
+        scanner.drain(Refunds.SUBMISSIONS);
         for (int round = 0; round < 10 && submissionRow(refundId).getInteger("status") == 0; round++) {
             db.update("UPDATE refund_submissions SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE refund_no = ?", refundId);
-            scanner.drain(LeasedTable.REFUND_SUBMISSIONS);
+            scanner.drain(Refunds.SUBMISSIONS);
         }
         Row submission = submissionRow(refundId);
         assertThat(submission.getInteger("status")).isEqualTo(2);

@@ -2,11 +2,11 @@ package io.paycallback.channel.alipay;
 
 import io.paycallback.channel.AnswerFormat;
 import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.Signatures;
 import io.paycallback.channel.SignedChannel;
+import io.paycallback.trade.ChannelId;
 
 import java.math.BigDecimal;
 import java.util.Map;

@@ -3,12 +3,11 @@ package io.paycallback.channel.stripe;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.paycallback.channel.AnswerFormat;
 import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.JsonFields;
-import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.SignedChannel;
+import io.paycallback.trade.ChannelId;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -103,14 +102,14 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
         if (outTradeNo == null) {
             throw Rejection.malformed("missing metadata.out_trade_no");
         }
-        String currency = Money.currencyCode(JsonFields.text(paymentIntent, "currency"));
+        String currency = JsonFields.currency(JsonFields.text(paymentIntent, "currency"));
         String amountField = paymentIntent.hasNonNull("amount_received") ? "amount_received" : "amount";
         String status = JsonFields.optionalText(paymentIntent, "status");
         return new Notice.Payment(merchantId, ChannelId.STRIPE,
                 JsonFields.text(paymentIntent, "id"),
                 outTradeNo,
                 status == null ? "succeeded" : status,
-                Money.fromMinorUnits(JsonFields.minorUnits(paymentIntent, amountField), currency),
+                JsonFields.amount(paymentIntent, amountField, currency),
                 currency);
     }
 
@@ -122,9 +121,9 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
      */
     private static Notice chargeRefunded(String merchantId, JsonNode charge) throws Rejection {
         String outTradeNo = metadata(charge, "out_trade_no");
-        String currency = Money.currencyCode(JsonFields.text(charge, "currency"));
+        String currency = JsonFields.currency(JsonFields.text(charge, "currency"));
         long refundedMinor = JsonFields.minorUnits(charge, "amount_refunded");
-        BigDecimal refundedTotal = Money.fromMinorUnits(refundedMinor, currency);
+        BigDecimal refundedTotal = JsonFields.amount(refundedMinor, currency);
         JsonNode latest = latestRefund(charge);
         if (latest != null && refund(merchantId, latest, outTradeNo) instanceof Notice.Refund listed) {
             if (!listed.currency().equals(currency)) {
@@ -172,11 +171,11 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
         String refundId = JsonFields.text(refund, "id");
         String outRefundNo = metadata(refund, "out_refund_no");
         String outTradeNo = metadata(refund, "out_trade_no");
-        String currency = Money.currencyCode(JsonFields.text(refund, "currency"));
+        String currency = JsonFields.currency(JsonFields.text(refund, "currency"));
         if (pending) {
             return new Notice.RefundPending(merchantId, ChannelId.STRIPE, outRefundNo == null ? refundId : outRefundNo,
                     refundId, JsonFields.text(refund, "payment_intent"), outTradeNo == null ? chargeOutTradeNo : outTradeNo,
-                    Money.fromMinorUnits(JsonFields.minorUnits(refund, "amount"), currency), currency);
+                    JsonFields.amount(refund, "amount", currency), currency);
         }
         return new Notice.Refund(merchantId, ChannelId.STRIPE,
                 outRefundNo == null ? refundId : outRefundNo,
@@ -184,7 +183,7 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
                 JsonFields.text(refund, "payment_intent"),
                 outTradeNo == null ? chargeOutTradeNo : outTradeNo,
                 result,
-                Money.fromMinorUnits(JsonFields.minorUnits(refund, "amount"), currency),
+                JsonFields.amount(refund, "amount", currency),
                 null,
                 currency);
     }

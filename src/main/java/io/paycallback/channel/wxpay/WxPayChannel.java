@@ -4,13 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.paycallback.channel.AnswerFormat;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.JsonFields;
-import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.Signatures;
 import io.paycallback.channel.SignedChannel;
+import io.paycallback.trade.ChannelId;
 
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
@@ -175,7 +174,7 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
                 JsonFields.text(plaintext, "transaction_id"),
                 JsonFields.text(plaintext, "out_trade_no"),
                 tradeState,
-                Money.fromMinorUnits(JsonFields.minorUnits(amount, "total"), currency),
+                JsonFields.amount(amount, "total", currency),
                 currency);
     }
 
@@ -195,7 +194,7 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
             return new Notice.RefundPending(merchantId, ChannelId.WXPAY, JsonFields.text(plaintext, "out_refund_no"),
                     JsonFields.text(plaintext, "refund_id"), JsonFields.text(plaintext, "transaction_id"),
                     JsonFields.text(plaintext, "out_trade_no"),
-                    Money.fromMinorUnits(JsonFields.minorUnits(amount, "refund"), currency), currency);
+                    JsonFields.amount(amount, "refund", currency), currency);
         }
         return new Notice.Refund(merchantId, ChannelId.WXPAY,
                 JsonFields.text(plaintext, "out_refund_no"),
@@ -203,13 +202,13 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
                 JsonFields.text(plaintext, "transaction_id"),
                 JsonFields.text(plaintext, "out_trade_no"),
                 result,
-                Money.fromMinorUnits(JsonFields.minorUnits(amount, "refund"), currency),
+                JsonFields.amount(amount, "refund", currency),
                 null,
                 currency);
     }
 
     private static String currency(JsonNode amount) throws Rejection {
         String currency = JsonFields.optionalText(amount, "currency");
-        return Money.currencyCode(currency == null ? DEFAULT_CURRENCY : currency);
+        return JsonFields.currency(currency == null ? DEFAULT_CURRENCY : currency);
     }
 }

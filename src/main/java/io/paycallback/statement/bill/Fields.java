@@ -1,7 +1,7 @@
 package io.paycallback.statement.bill;
 
-import io.paycallback.channel.Money;
-import io.paycallback.channel.Rejection;
+import io.paycallback.trade.InvalidMoney;
+import io.paycallback.trade.Money;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -155,7 +155,7 @@ final class Fields {
     static String currency(String code, long line) throws BillException.Malformed {
         try {
             return Money.currencyCode(code);
-        } catch (Rejection.Malformed e) {
+        } catch (InvalidMoney e) {
             throw new BillException.Malformed("line " + line + ": currency '" + code + "': " + e.getMessage());
         }
     }

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.paycallback.channel.Money;
-import io.paycallback.channel.Rejection;
+import io.paycallback.trade.InvalidMoney;
+import io.paycallback.trade.Money;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -140,7 +140,7 @@ public final class StripeBalanceTransactions {
         }
         try {
             return Fields.ledger(Money.fromMinorUnits(node.longValue(), currency), index, "amount");
-        } catch (Rejection.Malformed e) {
+        } catch (InvalidMoney e) {
             throw new BillException.Malformed("transaction " + index + ": currency '" + currency + "': " + e.getMessage());
         }
     }

@@ -2,12 +2,12 @@ package io.paycallback.channel.alipay;
 
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Fuzz;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.Verdict;
+import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

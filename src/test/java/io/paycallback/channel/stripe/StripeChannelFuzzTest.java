@@ -2,12 +2,12 @@ package io.paycallback.channel.stripe;
 
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Fuzz;
-import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Rejection;
 import io.paycallback.channel.Verdict;
+import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.InvalidMoney;
+import io.paycallback.trade.Money;
 import org.junit.jupiter.api.Test;
 
 import javax.crypto.Mac;
@@ -191,7 +191,7 @@ class StripeChannelFuzzTest {
                 default -> new Notice.Refund("default", ChannelId.STRIPE, refundId, refundId, paymentIntent, outTradeNo,
                         Notice.RefundResult.FAILED, Money.fromMinorUnits(minor, currency), null, currency);
             };
-        } catch (Rejection e) {
+        } catch (InvalidMoney e) {
             throw new IllegalStateException(e);
         }
     }

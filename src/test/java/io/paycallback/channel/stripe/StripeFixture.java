@@ -1,8 +1,8 @@
 package io.paycallback.channel.stripe;
 
-import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.testsupport.ProviderSigner;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

@@ -2,14 +2,14 @@ package io.paycallback.channel.wxpay;
 
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
-import io.paycallback.channel.ChannelId;
 import io.paycallback.channel.Fuzz;
-import io.paycallback.channel.Money;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.PublicKeys;
-import io.paycallback.channel.Rejection;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.Verdict;
+import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.InvalidMoney;
+import io.paycallback.trade.Money;
 import org.junit.jupiter.api.Test;
 
 import javax.crypto.Cipher;
@@ -208,7 +208,7 @@ class WxPayChannelFuzzTest {
             return "SUCCESS".equals(state)
                     ? new Notice.Payment("default", ChannelId.WXPAY, tradeNo, outTradeNo, state, Money.fromMinorUnits(minor, code), code)
                     : new Notice.Ignored("trade_state " + state);
-        } catch (Rejection e) {
+        } catch (InvalidMoney e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,8 +1,8 @@
 package io.paycallback.channel.wxpay;
 
-import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.testsupport.ProviderSigner;
 
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;

@@ -3,8 +3,8 @@ package io.paycallback.statement.bill;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.paycallback.channel.Money;
-import io.paycallback.channel.Rejection;
+import io.paycallback.trade.InvalidMoney;
+import io.paycallback.trade.Money;
 
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
@@ -581,7 +581,7 @@ public final class BillFiles {
     private static long minorUnits(BigDecimal amount, String currency) {
         try {
             return Money.toMinorUnits(amount, currency);
-        } catch (Rejection.Malformed e) {
+        } catch (InvalidMoney e) {
             throw new IllegalArgumentException(amount + " " + currency + ": " + e.getMessage(), e);
         }
     }

@@ -1,0 +1,117 @@
+package io.paycallback.inbox;
+
+import io.paycallback.channel.Notice;
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.db.LostRaces;
+import io.paycallback.db.MySqlErrors;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.Pickup;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mutiny.mysqlclient.MySQLClient;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Reserves callbacks: one autocommit INSERT against the unique key, outside any transaction, so a concurrent duplicate
+ * fails fast on the key instead of waiting behind somebody's business transaction. A duplicate-key error is the
+ * answer "already have it"; there is no select-then-insert anywhere. On a multi-primary cluster (Galera, Group
+ * Replication) the same race between two nodes can end in a certification failure instead of the duplicate key: the
+ * INSERT is run again, which then meets the winner's row as a duplicate (see {@link LostRaces}). Once this instance has
+ * met a key as a duplicate, its further repeats for some minutes get the same answer from memory
+ * ({@link KnownReservations}).
+ */
+@ApplicationScoped
+public class CallbackInbox {
+
+    static final String INSERT_PAYMENT = """
+            INSERT INTO pay_callback_log
+                (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount, currency, origin,
+                 status, retry_count, lease_token, next_retry_at, raw_body, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
+
+    static final String INSERT_REFUND = """
+            INSERT INTO refund_callback_log
+                (merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
+                 amount, refunded_total, currency, origin, status, retry_count, lease_token, next_retry_at, raw_body,
+                 created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
+
+    private final Pool pool;
+    private final LostRaces lostRaces;
+    private final KnownReservations known;
+    private final long leaseMicros;
+
+    public CallbackInbox(Pool pool, LostRaces lostRaces, KnownReservations known, PayCallbackConfig config) {
+        this.pool = pool;
+        this.lostRaces = lostRaces;
+        this.known = known;
+        this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
+    }
+
+    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, Pickup pickup) {
+        return reserve(payment, rawBody, pickup, Origin.CALLBACK);
+    }
+
+    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, Pickup pickup) {
+        return reserve(refund, rawBody, pickup, Origin.CALLBACK);
+    }
+
+    /** @param rawBody for a query or submission, the provider's verified answer */
+    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, Pickup pickup, Origin origin) {
+        Tuple row = Tuple.tuple()
+                .addString(payment.merchantId())
+                .addString(payment.channel().path())
+                .addString(payment.channelTradeNo())
+                .addString(payment.outTradeNo())
+                .addString(payment.tradeState())
+                .addBigDecimal(payment.amount())
+                .addString(payment.currency())
+                .addString(origin.column());
+        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.PAYMENT, payment.merchantId(),
+                payment.channel(), payment.channelTradeNo());
+        return insert(key, INSERT_PAYMENT, row, rawBody, pickup);
+    }
+
+    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, Pickup pickup, Origin origin) {
+        Tuple row = Tuple.tuple()
+                .addString(refund.merchantId())
+                .addString(refund.channel().path())
+                .addString(refund.refundNo())
+                .addString(refund.channelRefundId())
+                .addString(refund.channelTradeNo())
+                .addString(refund.outTradeNo())
+                .addString(refund.result().name())
+                .addBigDecimal(refund.amount())
+                .addBigDecimal(refund.refundedTotal())
+                .addString(refund.currency())
+                .addString(origin.column());
+        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.REFUND, refund.merchantId(),
+                refund.channel(), refund.refundNo());
+        return insert(key, INSERT_REFUND, row, rawBody, pickup);
+    }
+
+    private Uni<Reservation> insert(KnownReservations.Key key, String sql, Tuple row, byte[] rawBody, Pickup pickup) {
+        if (known.contains(key)) {
+            return Uni.createFrom().item(new Reservation.AlreadyReserved());
+        }
+        boolean claim = pickup == Pickup.CALLER;
+        String token = claim ? UUID.randomUUID().toString() : null;
+        row.addString(token).addLong(claim ? leaseMicros : 0).addValue(Buffer.buffer(rawBody));
+        return lostRaces.retried(pool.preparedQuery(sql).execute(row), LostRaces.At.RESERVATION)
+                .<Reservation>map(rows -> {
+                    long id = rows.property(MySQLClient.LAST_INSERTED_ID);
+                    return new Reservation.Reserved(
+                            claim ? Optional.of(new Lease(key.log().leased(), id, token, 0)) : Optional.empty());
+                })
+                .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(() -> {
+                    known.remember(key);
+                    return new Reservation.AlreadyReserved();
+                });
+    }
+}

@@ -1,0 +1,15 @@
+package io.paycallback.lease;
+
+/**
+ * The right to work on one row until the lease runs out. Writes to the row carry the token, so a worker that
+ * outlived its lease (and lost the row to another) changes nothing.
+ *
+ * @param failures how many tries of this row have failed before this one
+ */
+public record Lease(LeasedTable table, long id, String token, int failures) implements Leased {
+
+    @Override
+    public Lease lease() {
+        return this;
+    }
+}

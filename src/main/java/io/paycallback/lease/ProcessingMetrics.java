@@ -1,0 +1,50 @@
+package io.paycallback.lease;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.paycallback.lease.LeasedTable;
+import io.quarkus.arc.All;
+import io.quarkus.runtime.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code paycallback_processing_total{table,result}}: what each leased try came to. Every series exists from
+ * start-up, at zero: the results every handler may report, and the backoff's own.
+ */
+@Startup
+@ApplicationScoped
+public class ProcessingMetrics {
+
+    static final String PROCESSING = "paycallback.processing";
+    static final String RETRIED = "retried";
+    static final String DEAD = "dead";
+    static final String LEASE_LOST = "lease_lost";
+    /** Buried at once by its handler, with no retry. */
+    static final String DEAD_LETTER = "dead_letter";
+
+    private final Map<LeasedTable, Map<String, Counter>> counters = new HashMap<>();
+
+    public ProcessingMetrics(MeterRegistry registry, @All List<LeaseHandler> handlers) {
+        for (LeaseHandler handler : handlers) {
+            List<String> results = new ArrayList<>(List.of(RETRIED, DEAD, LEASE_LOST, DEAD_LETTER));
+            results.addAll(handler.results());
+            Map<String, Counter> byResult = new HashMap<>();
+            for (String result : results) {
+                byResult.put(result, Counter.builder(PROCESSING)
+                        .description("Leased tries of callbacks and outbox events, by result")
+                        .tags("table", handler.table().table(), "result", result)
+                        .register(registry));
+            }
+            counters.put(handler.table(), byResult);
+        }
+    }
+
+    public void record(LeasedTable table, String result) {
+        counters.get(table).get(result).increment();
+    }
+}

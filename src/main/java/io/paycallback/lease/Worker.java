@@ -1,0 +1,199 @@
+package io.paycallback.lease;
+
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.lease.Lease;
+import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.Leases;
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The worker threads: a fixed number of them, fed by two paths. A freshly reserved callback and the outbox rows a
+ * transition wrote arrive already leased by their writer and wait, per table, for a worker, which takes whatever is
+ * waiting up to a batch, and goes on while rows wait: a micro-batch that adds no delay when the service is idle (a lone
+ * row is a batch of one) and grows by itself under load, since only a few workers per table take fresh rows. When too many wait, ingest writes new rows due instead of
+ * leased, and the scanner takes them. The scanner hands over whole leased batches and waits for them.
+ */
+@ApplicationScoped
+public class Worker {
+
+    private static final Logger LOG = Logger.getLogger(Worker.class);
+
+    private final LeaseProcessor processor;
+    private final Leases leases;
+    private final ThreadPoolExecutor executor;
+    private final Map<LeasedTable, Queue<Leased>> waiting = new ConcurrentHashMap<>();
+    private final AtomicInteger waitingCount = new AtomicInteger();
+    private final Map<LeasedTable, AtomicInteger> takers = new ConcurrentHashMap<>();
+    private final int takersPerTable;
+    private final int waitingLimit;
+    private final Duration shutdownGrace;
+
+    public Worker(LeaseProcessor processor, Leases leases, PayCallbackConfig config) {
+        this.processor = processor;
+        this.leases = leases;
+        int threads = config.retry().workers();
+        this.waitingLimit = config.retry().handOffQueue();
+        AtomicInteger counter = new AtomicInteger();
+        this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(waitingLimit),
+                runnable -> {
+                    Thread thread = new Thread(runnable, "paycallback-worker-" + counter.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        // Few takers per table, so that rows arriving while they work wait for the next batch together instead of
+        // each starting a transaction of its own: batches then grow with the load. The other workers stay free for
+        // the other tables and the scanner.
+        this.takersPerTable = Math.max(1, threads / 4);
+        this.shutdownGrace = config.retry().shutdownGrace();
+    }
+
+    private Queue<Leased> waiting(LeasedTable table) {
+        return waiting.computeIfAbsent(table, any -> new ConcurrentLinkedQueue<>());
+    }
+
+    private AtomicInteger takers(LeasedTable table) {
+        return takers.computeIfAbsent(table, any -> new AtomicInteger());
+    }
+
+    /** Whether a hand-off now would find a place; non-blocking. */
+    public boolean hasRoom() {
+        return waitingCount.get() < waitingLimit && executor.getQueue().remainingCapacity() > 0;
+    }
+
+    /**
+     * Processes a row the caller already holds the lease of. Non-blocking: safe on the event loop. Never refused: a
+     * refused row would sit out its whole lease. The bound is upstream, where ingest asks {@link #hasRoom} before it
+     * writes a row leased; the outbox rows a transition writes are bounded by the transitions in flight.
+     */
+    public void process(Leased row) {
+        LeasedTable table = row.lease().table();
+        waitingCount.incrementAndGet();
+        waiting(table).add(row);
+        startTaking(table);
+    }
+
+    /** Sets one more worker taking rows of the table, unless {@link #takersPerTable} already are. */
+    private void startTaking(LeasedTable table) {
+        AtomicInteger active = takers(table);
+        int now;
+        do {
+            now = active.get();
+            if (now >= takersPerTable) {
+                return;
+            }
+        } while (!active.compareAndSet(now, now + 1));
+        try {
+            executor.execute(() -> takeWaiting(table));
+        } catch (RejectedExecutionException full) {
+            active.decrementAndGet();
+            LOG.debugf("Worker queue full; rows of %s wait for the next batch or the scanner", table.table());
+        }
+    }
+
+    /** Leases a row and processes it. Non-blocking: safe on the event loop. */
+    public void handOff(LeasedTable table, long id) {
+        try {
+            executor.execute(() -> leaseAndProcess(table, id));
+        } catch (RejectedExecutionException full) {
+            LOG.debugf("Worker queue full; %s #%d waits for the scanner", table.table(), id);
+        }
+    }
+
+    /** Processes leased rows of one table with the worker threads, in batches, and returns when all are done. */
+    public void processAll(List<Lease> leased) {
+        if (leased.isEmpty()) {
+            return;
+        }
+        int size = processor.batchSize(leased.get(0).table());
+        List<CompletableFuture<Void>> running = new ArrayList<>();
+        for (int from = 0; from < leased.size(); from += size) {
+            List<Lease> batch = leased.subList(from, Math.min(leased.size(), from + size));
+            Runnable task = () -> handOver(processor.process(batch));
+            try {
+                running.add(CompletableFuture.runAsync(task, executor));
+            } catch (RejectedExecutionException full) {
+                task.run();
+            }
+        }
+        CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
+    }
+
+    private void takeWaiting(LeasedTable table) {
+        Queue<Leased> queue = waiting(table);
+        int size = processor.batchSize(table);
+        try {
+            List<Leased> batch = new ArrayList<>(size);
+            while (!executor.isShutdown()) {
+                batch.clear();
+                Leased next;
+                while (batch.size() < size && (next = queue.poll()) != null) {
+                    batch.add(next);
+                }
+                if (batch.isEmpty()) {
+                    return;
+                }
+                waitingCount.addAndGet(-batch.size());
+                handOver(processor.process(List.copyOf(batch)));
+            }
+        } finally {
+            takers(table).decrementAndGet();
+            // A row that arrived between the last empty poll and the decrement found every taker busy: take it now.
+            if (!queue.isEmpty() && !executor.isShutdown()) {
+                startTaking(table);
+            }
+        }
+    }
+
+    private void handOver(List<Leased> written) {
+        written.forEach(this::process);
+    }
+
+    private void leaseAndProcess(LeasedTable table, long id) {
+        try {
+            Optional<Lease> lease = leases.leaseOne(table, id, processor.leaseTime()).await().atMost(processor.leaseTime());
+            lease.ifPresent(held -> handOver(processor.process(held)));
+        } catch (RuntimeException e) {
+            LOG.warnf("Immediate processing of %s #%d failed, the scanner will retry it: %s", table.table(), id, e.toString());
+        }
+    }
+
+    public boolean isShutdown() {
+        return executor.isShutdown();
+    }
+
+    /**
+     * On the shutdown event rather than at bean destruction: its observers run before Quarkus closes the database pool,
+     * so the grace lets rows in flight commit (or record their failure) instead of failing on a closed pool.
+     */
+    void onShutdown(@Observes ShutdownEvent event) throws InterruptedException {
+        stop();
+    }
+
+    public void stop() throws InterruptedException {
+        executor.shutdown();
+        if (!executor.awaitTermination(shutdownGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+            // Rows still leased are retried by another instance once their lease runs out.
+            executor.shutdownNow();
+        }
+    }
+}
