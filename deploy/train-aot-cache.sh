@@ -10,7 +10,8 @@
 # sends and a Prometheus scrape are answered a few times (the first readiness probe is part of every start), then
 # the process is stopped with SIGTERM; the JVM writes the cache as it exits. Stopping at the datasource instead, as
 # a start without any URL does, leaves out everything Quarkus starts after it: the application's beans, the routes,
-# the HTTP servers, the probes (docs/performance.md, fifth session, has the measurements).
+# the HTTP servers, the probes (deploy/bench/results/2026-12-04-aot-cache-trained-on-a-full-start.md has the
+# measurements).
 # The cache is trained with the run's own options (the JVM refuses a cache whose options differ), but for a larger
 # metaspace ceiling while writing: the archive is assembled in it, and at 96m a full start's cache does not fit.
 # Runs from the caller's working directory: the cache records the class path as the JVM sees it, so the run must use
