@@ -1,5 +1,6 @@
 package io.paycallback.console;
 
+import io.paycallback.delivery.RecordedAttempt;
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.inbox.CallbackRow;
 import io.paycallback.inbox.QuarantinedCallback;
@@ -10,7 +11,6 @@ import io.paycallback.ops.StatusCounts;
 import io.paycallback.order.Order;
 import io.paycallback.order.Refunds;
 import io.paycallback.outbox.OutboxEvent;
-import io.paycallback.outbox.RecordedAttempt;
 
 import java.math.BigDecimal;
 import java.time.LocalDateTime;

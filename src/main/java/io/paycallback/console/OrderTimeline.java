@@ -1,6 +1,8 @@
 package io.paycallback.console;
 
 import io.paycallback.closing.CloseRequests;
+import io.paycallback.delivery.DeliveryAttempts;
+import io.paycallback.delivery.RecordedAttempt;
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.inbox.CallbackRows;
 import io.paycallback.lease.RowStatus;
@@ -8,10 +10,8 @@ import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
 import io.paycallback.order.Refunds;
-import io.paycallback.outbox.DeliveryAttempts;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.OutboxEvent;
-import io.paycallback.outbox.RecordedAttempt;
 import io.paycallback.providercall.ProviderCalls;
 import io.paycallback.trade.ChannelId;
 import io.paycallback.trade.OutTradeNo;

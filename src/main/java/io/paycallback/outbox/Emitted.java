@@ -27,7 +27,7 @@ public record Emitted(List<Emission> emissions) implements AfterCommit {
         return toDeliver;
     }
 
-    static void log(String idempotencyKey, String payload) {
+    public static void log(String idempotencyKey, String payload) {
         LOG.infof("Downstream event %s (no destination subscribes to its type): %s", idempotencyKey, payload);
     }
 }

@@ -1,4 +1,4 @@
-package io.paycallback.outbox;
+package io.paycallback.delivery;
 
 /**
  * A try of an outbox event that did not end with the row done: the destination did not take it, or it did and the

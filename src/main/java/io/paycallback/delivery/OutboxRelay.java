@@ -1,4 +1,4 @@
-package io.paycallback.outbox;
+package io.paycallback.delivery;
 
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.lease.AfterCommit;
@@ -10,6 +10,13 @@ import io.paycallback.lease.Leased;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Leases;
 import io.paycallback.lease.Tried;
+import io.paycallback.outbox.DownstreamEvent;
+import io.paycallback.outbox.Emission;
+import io.paycallback.outbox.Emitted;
+import io.paycallback.outbox.EventType;
+import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.PendingEvent;
+import io.paycallback.outbox.Subject;
 import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;

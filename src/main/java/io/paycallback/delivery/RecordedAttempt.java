@@ -1,4 +1,4 @@
-package io.paycallback.outbox;
+package io.paycallback.delivery;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 

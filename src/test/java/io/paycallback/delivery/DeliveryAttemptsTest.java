@@ -1,10 +1,11 @@
-package io.paycallback.outbox;
+package io.paycallback.delivery;
 
 import io.paycallback.lease.Lease;
 import io.paycallback.lease.Leased;
 import io.paycallback.lease.Scanner;
 import io.paycallback.lease.Tried;
 import io.paycallback.ops.Housekeeping;
+import io.paycallback.outbox.Outbox;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.EventSink;

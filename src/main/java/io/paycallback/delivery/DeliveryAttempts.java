@@ -1,4 +1,4 @@
-package io.paycallback.outbox;
+package io.paycallback.delivery;
 
 import io.paycallback.lease.Lease;
 import io.paycallback.lease.LeaseLostException;

@@ -1,4 +1,4 @@
-package io.paycallback.outbox;
+package io.paycallback.delivery;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.quarkus.runtime.annotations.RegisterForReflection;
