@@ -1,6 +1,5 @@
 package io.paycallback.closing;
 
-import io.paycallback.channel.Outcome;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Origin;

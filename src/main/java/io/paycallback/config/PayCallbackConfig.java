@@ -1,6 +1,5 @@
 package io.paycallback.config;
 
-import io.paycallback.order.Orders;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

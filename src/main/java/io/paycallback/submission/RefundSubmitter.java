@@ -1,7 +1,6 @@
 package io.paycallback.submission;
 
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Outcome;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Origin;
