@@ -11,7 +11,6 @@ import io.paycallback.inbox.Quarantine;
 import io.paycallback.inbox.Reservation;
 import io.paycallback.lease.Pickup;
 import io.paycallback.lease.Worker;
-import io.paycallback.submission.PendingRefunds;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -32,13 +31,11 @@ public class CallbackService {
     private final CallbackInbox inbox;
     private final Quarantine quarantine;
     private final Worker worker;
-    private final PendingRefunds pendingRefunds;
     private final long maxBodyBytes;
     private final Duration storeTimeout;
 
     public CallbackService(CallbackGate gate, CallbackInbox inbox, Quarantine quarantine, Worker worker,
-                           PendingRefunds pendingRefunds, PayCallbackConfig config) {
-        this.pendingRefunds = pendingRefunds;
+                           PayCallbackConfig config) {
         this.gate = gate;
         this.inbox = inbox;
         this.quarantine = quarantine;
@@ -76,16 +73,15 @@ public class CallbackService {
         if (notice instanceof Notice.Ignored) {
             return Uni.createFrom().item(CallbackResult.IGNORED);
         }
-        if (notice instanceof Notice.RefundPending pending) {
-            return pendingRefunds.enrol(pending)
-                    .ifNoItem().after(storeTimeout).fail()
-                    .map(enrolled -> enrolled ? CallbackResult.NEW : CallbackResult.DUPLICATE)
-                    .onFailure().recoverWithItem(failure -> storeFailed(channel, request, failure));
-        }
         Pickup pickup = worker.hasRoom() ? Pickup.CALLER : Pickup.SCANNER;
-        Uni<Reservation> reservation = notice instanceof Notice.Payment payment
-                ? inbox.reserve(payment, request.body(), pickup)
-                : inbox.reserve((Notice.Refund) notice, request.body(), pickup);
+        Uni<Reservation> reservation;
+        if (notice instanceof Notice.Payment payment) {
+            reservation = inbox.reserve(payment, request.body(), pickup);
+        } else if (notice instanceof Notice.RefundPending pending) {
+            reservation = inbox.reserve(pending, request.body(), pickup);
+        } else {
+            reservation = inbox.reserve((Notice.Refund) notice, request.body(), pickup);
+        }
         return reservation
                 .ifNoItem().after(storeTimeout).fail()
                 .map(this::accepted)

@@ -5,6 +5,7 @@ import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Pickup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -42,6 +43,19 @@ public class CallbackInbox {
                  created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
 
+    static final String INSERT_PENDING_REFUND = """
+            INSERT INTO refund_pending_log
+                (merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, amount, currency,
+                 status, retry_count, lease_token, next_retry_at, raw_body, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
+
+    /**
+     * Notices of refunds the provider is still working on, each to be enrolled for the refund queries. Apart from
+     * {@link CallbackLog#REFUND}: the refund's final notice takes the same key there.
+     */
+    public static final LeasedTable PENDING_REFUNDS = new LeasedTable("refund_pending_log", "refund-pending",
+            LeasedTable.Lateness.SINCE_ARRIVAL);
+
     private final Pool pool;
     private final LostRaces lostRaces;
     private final KnownReservations known;
@@ -73,7 +87,7 @@ public class CallbackInbox {
                 .addBigDecimal(payment.amount())
                 .addString(payment.currency())
                 .addString(origin.column());
-        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.PAYMENT, payment.merchantId(),
+        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.PAYMENT.leased(), payment.merchantId(),
                 payment.channel(), payment.channelTradeNo());
         return insert(key, INSERT_PAYMENT, row, rawBody, pickup);
     }
@@ -91,9 +105,24 @@ public class CallbackInbox {
                 .addBigDecimal(refund.refundedTotal())
                 .addString(refund.currency())
                 .addString(origin.column());
-        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.REFUND, refund.merchantId(),
+        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.REFUND.leased(), refund.merchantId(),
                 refund.channel(), refund.refundNo());
         return insert(key, INSERT_REFUND, row, rawBody, pickup);
+    }
+
+    public Uni<Reservation> reserve(Notice.RefundPending pending, byte[] rawBody, Pickup pickup) {
+        Tuple row = Tuple.tuple()
+                .addString(pending.merchantId())
+                .addString(pending.channel().path())
+                .addString(pending.refundNo())
+                .addString(pending.channelRefundId())
+                .addString(pending.channelTradeNo())
+                .addString(pending.outTradeNo())
+                .addBigDecimal(pending.amount())
+                .addString(pending.currency());
+        KnownReservations.Key key = new KnownReservations.Key(PENDING_REFUNDS, pending.merchantId(), pending.channel(),
+                pending.refundNo());
+        return insert(key, INSERT_PENDING_REFUND, row, rawBody, pickup);
     }
 
     private Uni<Reservation> insert(KnownReservations.Key key, String sql, Tuple row, byte[] rawBody, Pickup pickup) {
@@ -107,7 +136,7 @@ public class CallbackInbox {
                 .<Reservation>map(rows -> {
                     long id = rows.property(MySQLClient.LAST_INSERTED_ID);
                     return new Reservation.Reserved(
-                            claim ? Optional.of(new Lease(key.log().leased(), id, token, 0)) : Optional.empty());
+                            claim ? Optional.of(new Lease(key.table(), id, token, 0)) : Optional.empty());
                 })
                 .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(() -> {
                     known.remember(key);

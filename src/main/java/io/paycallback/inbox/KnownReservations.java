@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.lease.LeasedTable;
 import io.paycallback.trade.ChannelId;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -31,7 +32,7 @@ public class KnownReservations {
     static final String SIZE = "paycallback.known.reservations";
     private static final Duration LONGEST_TTL = Duration.ofDays(1);
 
-    record Key(CallbackLog log, String merchantId, ChannelId channel, String number) {
+    record Key(LeasedTable table, String merchantId, ChannelId channel, String number) {
     }
 
     private final Optional<Cache<Key, Boolean>> keys;

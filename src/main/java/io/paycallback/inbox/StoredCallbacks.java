@@ -36,6 +36,12 @@ public class StoredCallbacks {
             SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
                    amount, refunded_total, currency
             FROM refund_callback_log WHERE id IN (%s)""";
+    static final String PENDING_REFUNDS = """
+            SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, amount, currency
+            FROM refund_pending_log WHERE id IN (%s)""";
+    static final String PENDING_REFUND = """
+            SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, amount, currency
+            FROM refund_pending_log WHERE id = ?""";
     static final String PAYMENT_BY_TRADE = """
             SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency, status
             FROM pay_callback_log WHERE merchant_id = ? AND channel = ? AND channel_trade_no = ?""";
@@ -56,6 +62,15 @@ public class StoredCallbacks {
     /** Several refund callbacks with one statement, in no particular order; fails if any is gone. */
     public Uni<List<StoredRefund>> refunds(SqlClient client, List<Long> ids) {
         return all(client, REFUNDS, ids, StoredCallbacks::toRefund);
+    }
+
+    /** Several notices of refunds still in progress with one statement, in no particular order; fails if any is gone. */
+    public Uni<List<StoredPendingRefund>> pendingRefunds(SqlClient client, List<Long> ids) {
+        return all(client, PENDING_REFUNDS, ids, StoredCallbacks::toPendingRefund);
+    }
+
+    public Uni<StoredPendingRefund> pendingRefund(SqlClient client, long id) {
+        return client.preparedQuery(PENDING_REFUND).execute(Tuple.of(id)).map(rows -> toPendingRefund(only(rows, id)));
     }
 
     private static <T> Uni<List<T>> all(SqlClient client, String sql, List<Long> ids, Function<Row, T> mapper) {
@@ -80,6 +95,13 @@ public class StoredCallbacks {
                 ChannelTradeNo.ofNullable(row.getString("channel_trade_no")), OutTradeNo.ofNullable(row.getString("out_trade_no")),
                 Notice.RefundResult.SUCCEEDED.name().equals(row.getString("refund_state")),
                 row.getBigDecimal("amount"), row.getBigDecimal("refunded_total"), row.getString("currency"));
+    }
+
+    private static StoredPendingRefund toPendingRefund(Row row) {
+        return new StoredPendingRefund(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
+                new RefundNo(row.getString("refund_no")), row.getString("channel_refund_id"),
+                ChannelTradeNo.ofNullable(row.getString("channel_trade_no")), OutTradeNo.ofNullable(row.getString("out_trade_no")),
+                new Money(row.getBigDecimal("amount"), row.getString("currency")));
     }
 
     /** The processed payment a refund refers to, or null while that payment is unknown or not yet processed. */

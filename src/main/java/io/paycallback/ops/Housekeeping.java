@@ -3,6 +3,7 @@ package io.paycallback.ops;
 import io.paycallback.closing.CloseRequests;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.MySqlErrors;
+import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.RowStatus;
@@ -89,7 +90,8 @@ public class Housekeeping {
     public Result runOnce() {
         long blanked = 0;
         long archived = 0;
-        for (LeasedTable log : List.of(CallbackLog.PAYMENT.leased(), CallbackLog.REFUND.leased())) {
+        for (LeasedTable log : List.of(CallbackLog.PAYMENT.leased(), CallbackLog.REFUND.leased(),
+                CallbackInbox.PENDING_REFUNDS)) {
             blanked += blankBodies(log);
             archived += archive(log, RowStatus.COMPACTED);
         }

@@ -3,7 +3,6 @@ package io.paycallback.order;
 import io.paycallback.inbox.StoredPayment;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Subject;
-import io.paycallback.provider.ProviderClients;
 import io.paycallback.trade.Money;
 import io.paycallback.trade.RefundNo;
 import io.smallrye.mutiny.Multi;
@@ -22,12 +21,12 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
 
     private final Orders orders;
     private final Refunds refunds;
-    private final ProviderClients providers;
+    private final RefundSubmissions submissions;
 
-    public PaymentTransition(Orders orders, Refunds refunds, ProviderClients providers) {
+    public PaymentTransition(Orders orders, Refunds refunds, RefundSubmissions submissions) {
         this.orders = orders;
         this.refunds = refunds;
-        this.providers = providers;
+        this.submissions = submissions;
     }
 
     /**
@@ -94,7 +93,7 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
         Refunds.Refund refund = new Refunds.Refund(payment.merchantId(), payment.channel(), refundNo, null,
                 payment.channelTradeNo(), payment.outTradeNo(), payment.paid().amount(), null, payment.paid().currency(),
                 RefundStatus.REQUESTED, stale.reason());
-        boolean submit = payment.provider().flatMap(channel -> providers.find(channel, payment.merchantId())).isPresent();
+        boolean submit = payment.provider().map(channel -> submissions.canSubmit(channel, payment.merchantId())).orElse(false);
         return refunds.request(transaction, refund, submit).map(requested -> requested
                 ? new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(),
                 List.of(new DownstreamEvent.RefundRequested(source(payment), refunded, stale.reason()),

@@ -37,6 +37,7 @@ class RefundQueryTest extends AgainstFakeProviders {
         String refundId = Ids.unique("re_");
         Send.refund(signer.stripeRefund(paid.outTradeNo(), paid.paymentIntent(), refundId, 1999, "usd", "pending", Instant.now()))
                 .then().statusCode(200);
+        awaitEnrolled(refundId);
         assertThat(db.first("SELECT status, reason FROM refunds WHERE refund_no = ?", refundId).getString("status"))
                 .isEqualTo("SUBMITTED");
         assertThat(db.count("SELECT COUNT(*) FROM refund_callback_log WHERE refund_no = ?", refundId)).isZero();
@@ -69,6 +70,7 @@ class RefundQueryTest extends AgainstFakeProviders {
         String refundId = Ids.unique("5030");
         Send.refund(signer.wxRefund(outTradeNo, transactionId, outRefundNo, refundId, 3000, 1000, "PROCESSING", Instant.now()))
                 .then().statusCode(200);
+        awaitEnrolled(outRefundNo);
         providers.refundAnswer("wxpay", outRefundNo, """
                 {"refund_id":"%s","out_refund_no":"%s","transaction_id":"%s","out_trade_no":"%s","status":"SUCCESS",\
                 "amount":{"total":3000,"refund":1000,"payer_total":3000,"payer_refund":1000,"currency":"CNY"}}"""
@@ -89,6 +91,7 @@ class RefundQueryTest extends AgainstFakeProviders {
             String refundId = Ids.unique("re_");
             Send.refund(signer.stripeRefund(paid.outTradeNo(), paid.paymentIntent(), refundId, 500, "usd", "pending", Instant.now()))
                     .then().statusCode(200);
+            awaitEnrolled(refundId);
             providers.refundAnswer("stripe", refundId, stripeRefund(refundId, paid, 500, "succeeded"));
             List<Callable<Integer>> racers = List.of(
                     () -> Send.refund(signer.stripeRefund(paid.outTradeNo(), paid.paymentIntent(), refundId, 500, "usd",
@@ -111,6 +114,7 @@ class RefundQueryTest extends AgainstFakeProviders {
         String refundId = Ids.unique("re_");
         Send.refund(signer.stripeRefund(paid.outTradeNo(), paid.paymentIntent(), refundId, 1000, "usd", "pending", Instant.now()))
                 .then().statusCode(200);
+        awaitEnrolled(refundId);
         providers.refundAnswer("stripe", refundId, stripeRefund(refundId, paid, 1999, "succeeded"));
 
         scanner.drain(Refunds.SUBMISSIONS);
@@ -130,6 +134,7 @@ class RefundQueryTest extends AgainstFakeProviders {
         String refundId = Ids.unique("re_");
         Send.refund(signer.stripeRefund(paid.outTradeNo(), paid.paymentIntent(), refundId, 300, "usd", "pending", Instant.now()))
                 .then().statusCode(200);
+        awaitEnrolled(refundId);
         providers.refundAnswer("stripe", refundId, stripeRefund(refundId, paid, 300, "pending"));
         providers.mode("stripe", "refund-pending");
 
@@ -148,6 +153,7 @@ class RefundQueryTest extends AgainstFakeProviders {
         String refundId = Ids.unique("re_");
         Send.refund(signer.stripeRefund(paid.outTradeNo(), paid.paymentIntent(), refundId, 400, "usd", "pending", Instant.now()))
                 .then().statusCode(200);
+        awaitEnrolled(refundId);
         providers.refundAnswer("stripe", refundId, stripeRefund(refundId, paid, 400, "pending"));
         providers.mode("stripe", "refund-pending");
         long id = queriedUntilGivenUp(refundId).getLong("id");
@@ -193,6 +199,12 @@ class RefundQueryTest extends AgainstFakeProviders {
                 {"id":"%s","object":"refund","amount":%d,"charge":"ch_1","created":1764729700,"currency":"usd",\
                 "metadata":{"out_trade_no":"%s"},"payment_intent":"%s","reason":"requested_by_customer","status":"%s"}"""
                 .formatted(refundId, minor, paid.outTradeNo(), paid.paymentIntent(), status);
+    }
+
+    /** A pending notice is stored at once and enrolled by a worker right after: wait for that. */
+    private void awaitEnrolled(String refundNo) {
+        await().atMost(WAIT).until(() -> db.count(
+                "SELECT COUNT(*) FROM refund_pending_log WHERE refund_no = ? AND status IN (1, 3)", refundNo) == 1);
     }
 
     private Row submissionRow(String refundNo) {
