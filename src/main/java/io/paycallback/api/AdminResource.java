@@ -3,29 +3,24 @@ package io.paycallback.api;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import io.paycallback.api.auth.Roles;
-import io.paycallback.closing.CloseRequests;
-import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.delivery.DeliveryAttempts;
+import io.paycallback.auth.Roles;
 import io.paycallback.delivery.RecordedAttempt;
-import io.paycallback.inbox.CallbackLog;
 import io.paycallback.inbox.CallbackRow;
-import io.paycallback.inbox.CallbackRows;
-import io.paycallback.inbox.Quarantine;
 import io.paycallback.inbox.QuarantinedCallback;
-import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.RowStatus;
 import io.paycallback.ops.AuditEntry;
-import io.paycallback.ops.AuditLog;
+import io.paycallback.ops.AuditTrail;
+import io.paycallback.ops.BulkRequeues;
+import io.paycallback.ops.CallbackActions;
+import io.paycallback.ops.DeadLetterActions;
 import io.paycallback.ops.DeadLetters;
-import io.paycallback.ops.QuarantineReplays;
-import io.paycallback.ops.Replays;
-import io.paycallback.ops.Requeues;
-import io.paycallback.order.Refunds;
-import io.paycallback.outbox.Outbox;
+import io.paycallback.ops.EventActions;
+import io.paycallback.ops.OperationsOverview;
+import io.paycallback.ops.OperatorAction;
+import io.paycallback.ops.OperatorAction.Offers;
+import io.paycallback.ops.OrderActions;
+import io.paycallback.ops.QuarantineActions;
 import io.paycallback.outbox.OutboxEvent;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
@@ -50,14 +45,12 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Optional;
-import java.util.function.Function;
+import java.util.Map;
 
 /**
- * Dead letters, quarantine, the outbox and the audit log for operators (never routed by the ingress). Lists never
- * carry raw bodies; one callback's body is shown only when asked for. Every call is logged ({@link OperatorAccessLog})
- * and every state change audited.
+ * The operator actions of {@code io.paycallback.ops} as JSON (never routed by the ingress). Lists never carry raw
+ * bodies; one callback's body is shown only when asked for. Every call is logged ({@link OperatorAccessLog}); every
+ * state change is audited by the action itself.
  */
 @Path("/admin")
 @Produces(MediaType.APPLICATION_JSON)
@@ -70,40 +63,49 @@ import java.util.function.Function;
 @APIResponse(responseCode = "403", description = "the token is not an operator's")
 public class AdminResource {
 
-    private static final int MAX_LIMIT = 500;
+    /** The plural path segments the requeue of a dead row was first offered under, to the tables' labels. */
+    private static final Map<String, String> LEGACY_TABLES = Map.of("outbox", "outbox", "close-requests", "close-request",
+            "refund-submissions", "refund-submission");
 
-    private final CallbackRows rows;
-    private final Replays replays;
-    private final QuarantineReplays quarantineReplays;
-    private final Requeues requeues;
-    private final Quarantine quarantine;
-    private final Outbox outbox;
-    private final DeliveryAttempts attempts;
-    private final AuditLog audit;
-    private final RequeueTokens tokens;
-    private final Pool pool;
+    private final OperationsOverview overview;
+    private final CallbackActions callbacks;
+    private final DeadLetterActions deadLetters;
+    private final BulkRequeues bulk;
+    private final QuarantineActions quarantine;
+    private final EventActions events;
+    private final OrderActions orders;
+    private final AuditTrail audit;
     private final ObjectReader bulkRequest;
 
-    public AdminResource(CallbackRows rows, Replays replays, Requeues requeues, Quarantine quarantine, Outbox outbox,
-                         DeliveryAttempts attempts, AuditLog audit, RequeueTokens tokens, Pool pool, ObjectMapper json,
-                         QuarantineReplays quarantineReplays) {
-        this.quarantineReplays = quarantineReplays;
-        this.attempts = attempts;
-        this.rows = rows;
-        this.replays = replays;
-        this.requeues = requeues;
+    public AdminResource(OperationsOverview overview, CallbackActions callbacks, DeadLetterActions deadLetters,
+                         BulkRequeues bulk, QuarantineActions quarantine, EventActions events, OrderActions orders,
+                         AuditTrail audit, ObjectMapper json) {
+        this.overview = overview;
+        this.callbacks = callbacks;
+        this.deadLetters = deadLetters;
+        this.bulk = bulk;
         this.quarantine = quarantine;
-        this.outbox = outbox;
+        this.events = events;
+        this.orders = orders;
         this.audit = audit;
-        this.tokens = tokens;
-        this.pool = pool;
         // A misspelt filter field must not widen a bulk requeue to every dead letter.
         this.bulkRequest = json.readerFor(AdminViews.BulkRequeueRequest.class)
                 .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
     @GET
+    @Path("overview")
+    @Offers(OperatorAction.OVERVIEW)
+    @APIResponse(responseCode = "200", description = "rows by status per table, the backlog, the last hour's refusals",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = OperationsOverview.Overview.class)))
+    public Uni<Response> overview() {
+        return overview.read().map(Answers::ok);
+    }
+
+    @GET
     @Path("callbacks")
+    @Offers(OperatorAction.CALLBACK_LIST)
     @APIResponse(responseCode = "200", description = "newest due first, without raw bodies",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = CallbackRow.class)))
@@ -111,246 +113,225 @@ public class AdminResource {
     public Uni<Response> list(@QueryParam("kind") @DefaultValue("payment") String kind,
                               @QueryParam("status") @DefaultValue("dead") String status,
                               @QueryParam("limit") @DefaultValue("50") int limit) {
-        Optional<CallbackLog> log = CallbackLog.fromApiName(kind);
-        Optional<RowStatus> rowStatus = RowStatus.named(status);
-        if (log.isEmpty() || rowStatus.isEmpty() || !withinLimit(limit)) {
-            return answer(Response.Status.BAD_REQUEST,
-                    "kind is payment|refund, status is pending|done|dead|compacted, limit is 1.." + MAX_LIMIT);
-        }
-        return rows.list(log.get(), rowStatus.get(), limit).map(list -> Response.ok(list).build());
+        return callbacks.list(kind, status, limit).map(Answers::ok);
     }
 
     @GET
     @Path("callbacks/{kind}/{id}")
+    @Offers(OperatorAction.CALLBACK_INSPECT)
     @APIResponse(responseCode = "200", description = "one callback; with ?body=true its raw body too",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = CallbackRow.class)))
     @APIResponse(responseCode = "404", description = "no such kind or row")
     public Uni<Response> inspect(@PathParam("kind") String kind, @PathParam("id") long id,
                                  @QueryParam("body") @DefaultValue("false") boolean withBody) {
-        return ofKind(kind, log -> rows.find(log, id).flatMap(found -> {
-            if (found.isEmpty()) {
-                return answer(Response.Status.NOT_FOUND, "no " + kind + " callback " + id);
-            }
-            if (!withBody) {
-                return Uni.createFrom().item(Response.ok(found.get()).build());
-            }
-            return rows.rawBody(log, id).map(body -> Response.ok(found.get().withBody(
-                    body.map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse(""))).build());
-        }));
+        return callbacks.inspect(kind, id, withBody).map(Answers::ok);
     }
 
     @POST
     @Path("callbacks/{kind}/{id}/replay")
+    @Offers(OperatorAction.CALLBACK_REPLAY)
     @APIResponse(responseCode = "202", description = "re-parsed from its raw body, pending again",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = DeadLetterActions.Queued.class)))
     @APIResponse(responseCode = "404", description = "no such kind or row")
     @APIResponse(responseCode = "409", description = "pending, body blanked, or the key changed")
     @APIResponse(responseCode = "422", description = "the body no longer parses as this callback")
     public Uni<Response> replay(@PathParam("kind") String kind, @PathParam("id") long id, @Context SecurityContext caller) {
-        return ofKind(kind, log -> replays.replay(log, id, actor(caller)).map(outcome -> {
-            if (outcome instanceof Replays.Outcome.Queued) {
-                return Response.accepted(AdminViews.Queued.pending(id)).build();
-            }
-            if (outcome instanceof Replays.Outcome.Conflict conflict) {
-                return ErrorBody.response(Response.Status.CONFLICT, conflict.reason());
-            }
-            if (outcome instanceof Replays.Outcome.Unparseable unparseable) {
-                return ErrorBody.response(422, unparseable.reason());
-            }
-            return ErrorBody.response(Response.Status.NOT_FOUND, "no " + kind + " callback " + id);
-        }));
+        return callbacks.replay(kind, id, actor(caller)).map(Answers::accepted);
     }
 
     @POST
     @Path("callbacks/{kind}/{id}/requeue")
+    @Offers(OperatorAction.REQUEUE)
     @APIResponse(responseCode = "202", description = "the dead letter is pending again with fresh tries",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
-    @APIResponse(responseCode = "404", description = "no such kind")
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = DeadLetterActions.Queued.class)))
+    @APIResponse(responseCode = "404", description = "no such kind or row")
     @APIResponse(responseCode = "409", description = "not a dead letter")
-    public Uni<Response> requeue(@PathParam("kind") String kind, @PathParam("id") long id, @Context SecurityContext caller) {
-        return ofKind(kind, log -> requeue(log.leased(), id, caller));
+    public Uni<Response> requeueCallback(@PathParam("kind") String kind, @PathParam("id") long id,
+                                         @Context SecurityContext caller) {
+        return deadLetters.requeue(kind, id, actor(caller)).map(Answers::accepted);
+    }
+
+    /**
+     * A dead event, close request (the order is still CLOSING, and its next try closes it at the providers or finds
+     * it paid) or refund submission (its next try submits it again under the same refund number, or asks about the
+     * accepted refund), under the paths these were first offered at; {@code dead-letters/{table}/{id}/requeue} is the
+     * same for every table.
+     */
+    @POST
+    @Path("{table: outbox|close-requests|refund-submissions}/{id}/requeue")
+    @Offers(OperatorAction.REQUEUE)
+    @APIResponse(responseCode = "202", description = "the dead row is pending again with fresh tries",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = DeadLetterActions.Queued.class)))
+    @APIResponse(responseCode = "404", description = "no such row")
+    @APIResponse(responseCode = "409", description = "not a dead letter")
+    public Uni<Response> requeueLegacy(@PathParam("table") String table, @PathParam("id") long id,
+                                       @Context SecurityContext caller) {
+        return deadLetters.requeue(LEGACY_TABLES.get(table), id, actor(caller)).map(Answers::accepted);
+    }
+
+    @GET
+    @Path("dead-letters")
+    @Offers(OperatorAction.DEAD_LETTER_LIST)
+    @APIResponse(responseCode = "200", description = "the table's dead rows, the latest to die first",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(type = SchemaType.ARRAY, implementation = DeadLetters.DeadLetter.class)))
+    @APIResponse(responseCode = "400", description = "bad limit")
+    @APIResponse(responseCode = "404", description = "no such table (the answer lists them)")
+    public Uni<Response> deadLetters(@QueryParam("table") @DefaultValue("payment") String table,
+                                     @QueryParam("limit") @DefaultValue("50") int limit) {
+        return deadLetters.list(table, limit).map(Answers::ok);
+    }
+
+    @POST
+    @Path("dead-letters/{table}/{id}/requeue")
+    @Offers(OperatorAction.REQUEUE)
+    @APIResponse(responseCode = "202", description = "the dead row is pending again with fresh tries",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = DeadLetterActions.Queued.class)))
+    @APIResponse(responseCode = "404", description = "no such table or row")
+    @APIResponse(responseCode = "409", description = "not a dead letter")
+    public Uni<Response> requeue(@PathParam("table") String table, @PathParam("id") long id,
+                                 @Context SecurityContext caller) {
+        return deadLetters.requeue(table, id, actor(caller)).map(Answers::accepted);
+    }
+
+    @POST
+    @Path("dead-letters/{table}/{id}/resolve")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Offers(OperatorAction.DEAD_LETTER_RESOLVE)
+    @APIResponse(responseCode = "200", description = "closed with the note, audited: done, never tried again",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = DeadLetterActions.Resolved.class)))
+    @APIResponse(responseCode = "400", description = "no note, or one over 400 characters")
+    @APIResponse(responseCode = "404", description = "no such table or row")
+    @APIResponse(responseCode = "409", description = "not a dead letter")
+    public Uni<Response> resolve(@PathParam("table") String table, @PathParam("id") long id,
+                                 AdminViews.NoteRequest request, @Context SecurityContext caller) {
+        return deadLetters.resolve(table, id, request == null ? null : request.note(), actor(caller)).map(Answers::ok);
     }
 
     @GET
     @Path("quarantine")
+    @Offers(OperatorAction.QUARANTINE_LIST)
     @APIResponse(responseCode = "200", description = "newest first, without bodies",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = QuarantinedCallback.class)))
     @APIResponse(responseCode = "400", description = "bad limit")
     public Uni<Response> quarantine(@QueryParam("limit") @DefaultValue("50") int limit) {
-        if (!withinLimit(limit)) {
-            return answer(Response.Status.BAD_REQUEST, "limit is 1.." + MAX_LIMIT);
-        }
-        return quarantine.list(limit).map(list -> Response.ok(list).build());
+        return quarantine.list(limit).map(Answers::ok);
     }
 
     @POST
     @Path("quarantine/{id}/replay")
+    @Offers(OperatorAction.QUARANTINE_REPLAY)
     @APIResponse(responseCode = "202", description = "it parses now: stored like its push (or found stored), released",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
-                    schema = @Schema(implementation = AdminViews.QuarantineReplayed.class)))
+                    schema = @Schema(implementation = QuarantineActions.QuarantineReplayed.class)))
     @APIResponse(responseCode = "404", description = "no such quarantined callback")
     @APIResponse(responseCode = "422", description = "it still does not parse; it stays")
     public Uni<Response> replayQuarantined(@PathParam("id") long id, @Context SecurityContext caller) {
-        return quarantineReplays.replay(id, actor(caller)).map(outcome -> {
-            if (outcome instanceof QuarantineReplays.Outcome.Stored stored) {
-                return Response.accepted(new AdminViews.QuarantineReplayed(id, "stored", stored.detail())).build();
-            }
-            if (outcome instanceof QuarantineReplays.Outcome.Ignored ignored) {
-                return Response.accepted(new AdminViews.QuarantineReplayed(id, "ignored", ignored.reason())).build();
-            }
-            if (outcome instanceof QuarantineReplays.Outcome.Unparseable unparseable) {
-                return ErrorBody.response(422, unparseable.reason());
-            }
-            return ErrorBody.response(Response.Status.NOT_FOUND, "no quarantined callback " + id);
-        });
+        return quarantine.replay(id, actor(caller)).map(Answers::accepted);
     }
 
     @GET
     @Path("outbox")
-    @APIResponse(responseCode = "200", description = "every event of the order, payload included",
+    @Offers(OperatorAction.EVENT_LIST)
+    @APIResponse(responseCode = "200", description = "with outTradeNo, every event of that order of merchantId"
+            + " (default: default); otherwise the events in status (default dead), newest due first, narrowed by"
+            + " merchantId, type and destination; payloads included",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = OutboxEvent.class)))
-    @APIResponse(responseCode = "400", description = "outTradeNo missing")
-    public Uni<Response> outbox(@QueryParam("outTradeNo") String outTradeNo,
-                                @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId) {
-        if (outTradeNo == null || outTradeNo.isBlank()) {
-            return answer(Response.Status.BAD_REQUEST, "outTradeNo is required");
-        }
-        return outbox.listForOrder(pool, merchantId, outTradeNo).map(list -> Response.ok(list).build());
+    @APIResponse(responseCode = "400", description = "bad status, type or limit")
+    public Uni<Response> outbox(@QueryParam("outTradeNo") String outTradeNo, @QueryParam("merchantId") String merchantId,
+                                @QueryParam("status") String status, @QueryParam("type") String type,
+                                @QueryParam("destination") String destination,
+                                @QueryParam("limit") @DefaultValue("50") int limit) {
+        return events.list(new EventActions.Criteria(outTradeNo, merchantId, status, type, destination), limit)
+                .map(Answers::ok);
     }
 
     @GET
     @Path("outbox/{id}/attempts")
+    @Offers(OperatorAction.EVENT_ATTEMPTS)
     @APIResponse(responseCode = "200", description = "every HTTP try of the event, oldest first",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = RecordedAttempt.class)))
     @APIResponse(responseCode = "404", description = "no such event in the hot table (unknown, or archived)")
     public Uni<Response> attempts(@PathParam("id") long id) {
-        return attempts.list(id).map(found -> found.isPresent()
-                ? Response.ok(found.get()).build()
-                : ErrorBody.response(Response.Status.NOT_FOUND, "no outbox event " + id));
+        return events.attempts(id).map(Answers::ok);
     }
 
-    @POST
-    @Path("outbox/{id}/requeue")
-    @APIResponse(responseCode = "202", description = "the dead event is pending again with fresh tries",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
-    @APIResponse(responseCode = "409", description = "not a dead letter")
-    public Uni<Response> requeueEvent(@PathParam("id") long id, @Context SecurityContext caller) {
-        return requeue(Outbox.TABLE, id, caller);
-    }
-
-    /** A close given up on: the order is still CLOSING, and its next try closes it at the providers or finds it paid. */
-    @POST
-    @Path("close-requests/{id}/requeue")
-    @APIResponse(responseCode = "202", description = "the dead close request is pending again with fresh tries",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
-    @APIResponse(responseCode = "409", description = "not a dead letter",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<Response> requeueClose(@PathParam("id") long id, @Context SecurityContext caller) {
-        return requeue(CloseRequests.TABLE, id, caller);
-    }
-
-    /**
-     * A refund submission given up on (rejected, out of tries, or still not final after the last query): its next try
-     * submits it again under the same refund number, or asks the provider about the accepted refund, until it is final.
-     */
-    @POST
-    @Path("refund-submissions/{id}/requeue")
-    @APIResponse(responseCode = "202", description = "the dead refund submission is pending again with fresh tries",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Queued.class)))
-    @APIResponse(responseCode = "409", description = "not a dead letter")
-    public Uni<Response> requeueRefundSubmission(@PathParam("id") long id, @Context SecurityContext caller) {
-        return requeue(Refunds.SUBMISSIONS, id, caller);
+    @GET
+    @Path("orders")
+    @Offers(OperatorAction.ORDER_TIMELINE)
+    @APIResponse(responseCode = "200", description = "the order numbers the number leads to, and the story of the order"
+            + " when exactly one does: its state changes, callbacks, refunds, events and their tries, archived rows included",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Found.class)))
+    @APIResponse(responseCode = "400", description = "no number, or by is not order|trade|refund")
+    public Uni<Response> order(@QueryParam("by") @DefaultValue("order") String by, @QueryParam("q") String number,
+                               @QueryParam("merchantId") String merchantId) {
+        return orders.find(by, merchantId, number).map(result -> Answers.json(result,
+                found -> Response.ok(AdminViews.Found.of(found)).build()));
     }
 
     @POST
     @Path("requeue")
     @Consumes(MediaType.WILDCARD)
+    @Offers({OperatorAction.BULK_REQUEUE_DRY_RUN, OperatorAction.BULK_REQUEUE_APPLY})
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = AdminViews.BulkRequeueRequest.class)))
     @APIResponse(responseCode = "200", description = "a dry run (the default): the match count and its token",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.DryRun.class)))
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = BulkRequeues.DryRun.class)))
     @APIResponse(responseCode = "202", description = "the dry run's rows that were still dead are pending again",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Applied.class)))
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = BulkRequeues.Applied.class)))
     @APIResponse(responseCode = "400", description = "bad filter or token")
     public Uni<Response> bulkRequeue(String body, @Context SecurityContext caller) {
         AdminViews.BulkRequeueRequest request;
         try {
             request = bulkRequest.readValue(body == null || body.isBlank() ? "{}" : body);
         } catch (IOException e) {
-            return answer(Response.Status.BAD_REQUEST,
-                    "body must be a JSON object with table, from, to, channel, merchantId, destination, errorContains,"
-                            + " dryRun, token");
+            return bad("body must be a JSON object with table, from, to, channel, merchantId, destination, errorContains,"
+                    + " dryRun, token");
         }
         if (request.token() == null) {
             if (Boolean.FALSE.equals(request.dryRun())) {
-                return answer(Response.Status.BAD_REQUEST,
-                        "a requeue takes the token of a dry run: send the filter without dryRun first");
+                return bad("a requeue takes the token of a dry run: send the filter without dryRun first");
             }
-            DeadLetters.Filter filter;
-            try {
-                filter = request.toFilter();
-            } catch (IllegalArgumentException e) {
-                return answer(Response.Status.BAD_REQUEST, e.getMessage());
-            }
-            return requeues.select(filter).map(selection ->
-                    Response.ok(AdminViews.DryRun.of(selection, tokens.encode(selection))).build());
+            return bulk.dryRun(new BulkRequeues.Criteria(request.table(), request.from(), request.to(), request.channel(),
+                    request.merchantId(), request.destination(), request.errorContains())).map(Answers::ok);
         }
         if (request.hasFilter()) {
-            return answer(Response.Status.BAD_REQUEST,
-                    "with a token, leave the filter out: the token carries the dry run's filter");
-        }
-        DeadLetters.Selection selection;
-        try {
-            selection = tokens.decode(request.token());
-        } catch (IllegalArgumentException e) {
-            return answer(Response.Status.BAD_REQUEST, e.getMessage());
+            return bad("with a token, leave the filter out: the token carries the dry run's filter");
         }
         if (!Boolean.FALSE.equals(request.dryRun())) {
-            return Uni.createFrom().item(Response.ok(AdminViews.DryRun.of(selection, request.token())).build());
+            return Uni.createFrom().item(Answers.ok(bulk.recount(request.token())));
         }
-        return requeues.apply(selection, actor(caller))
-                .map(applied -> Response.accepted(AdminViews.Applied.of(selection, applied)).build());
+        return bulk.apply(request.token(), actor(caller)).map(Answers::accepted);
     }
 
     @GET
     @Path("audit")
+    @Offers(OperatorAction.AUDIT_LIST)
     @APIResponse(responseCode = "200", description = "operator actions that changed state, newest first",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = AuditEntry.class)))
     @APIResponse(responseCode = "400", description = "bad limit")
     public Uni<Response> audit(@QueryParam("limit") @DefaultValue("50") int limit,
                                @QueryParam("beforeId") @DefaultValue("" + Long.MAX_VALUE) long beforeId) {
-        if (!withinLimit(limit)) {
-            return answer(Response.Status.BAD_REQUEST, "limit is 1.." + MAX_LIMIT);
-        }
-        return audit.list(beforeId, limit).map(list -> Response.ok(list).build());
-    }
-
-    private Uni<Response> requeue(LeasedTable table, long id, SecurityContext caller) {
-        return requeues.requeue(table, id, actor(caller)).map(requeued -> requeued
-                ? Response.accepted(AdminViews.Queued.pending(id)).build()
-                : ErrorBody.response(Response.Status.CONFLICT, table.table() + " #" + id + " is not a dead letter"));
+        return audit.list(beforeId, limit).map(Answers::ok);
     }
 
     /** The audit name of the caller: its token's name (the identity carries nothing else). */
-    private static String actor(SecurityContext caller) {
+    static String actor(SecurityContext caller) {
         return caller.getUserPrincipal().getName();
     }
 
-    /** The callback log an API path names ({@code payment} or {@code refund}), else 404 for every operation on it. */
-    private static Uni<Response> ofKind(String kind, Function<CallbackLog, Uni<Response>> operation) {
-        return CallbackLog.fromApiName(kind).map(operation)
-                .orElseGet(() -> answer(Response.Status.NOT_FOUND, "kind is payment or refund"));
-    }
-
-    private static boolean withinLimit(int limit) {
-        return limit >= 1 && limit <= MAX_LIMIT;
-    }
-
-    private static Uni<Response> answer(Response.Status status, String message) {
-        return Uni.createFrom().item(ErrorBody.response(status, message));
+    private static Uni<Response> bad(String message) {
+        return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, message));
     }
 }

@@ -1,35 +1,24 @@
 package io.paycallback.api;
 
-import io.paycallback.inbox.CallbackLog;
-import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.RowStatus;
-import io.paycallback.ops.DeadLetters;
-import io.paycallback.ops.Requeues;
-import io.paycallback.outbox.Outbox;
-import io.paycallback.trade.ChannelId;
+import io.paycallback.delivery.RecordedAttempt;
+import io.paycallback.inbox.CallbackRow;
+import io.paycallback.ops.OrderActions;
+import io.paycallback.ops.OrderTimeline;
+import io.paycallback.order.Refunds;
+import io.paycallback.outbox.OutboxEvent;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import java.math.BigDecimal;
 import java.time.LocalDateTime;
+import java.util.List;
 
 /**
  * The admin API's own request and answer records; rows (callbacks, quarantine, outbox events, audit entries) are
- * answered as the records their repositories read them into.
+ * answered as the records their repositories read them into. Amounts are decimal strings, never JSON numbers.
  */
 public final class AdminViews {
 
     private AdminViews() {
-    }
-
-    /** A row put back to pending (replay, requeue). */
-    @Schema(name = "Queued")
-    /** @param result {@code stored} or {@code ignored} */
-    public record QuarantineReplayed(long id, String result, String detail) {
-    }
-
-    public record Queued(long id, RowStatus status) {
-        static Queued pending(long id) {
-            return new Queued(id, RowStatus.PENDING);
-        }
     }
 
     /**
@@ -38,7 +27,8 @@ public final class AdminViews {
      */
     @Schema(name = "BulkRequeueRequest")
     public record BulkRequeueRequest(
-            @Schema(description = "payment, refund or outbox", required = true) String table,
+            @Schema(description = "a dead-letter table: payment, refund, outbox, close-request, refund-submission, ..."
+                    + " (GET /admin/dead-letters lists them)", required = true) String table,
             @Schema(description = "died at or after (database clock, as the API shows times)") LocalDateTime from,
             @Schema(description = "died before") LocalDateTime to,
             @Schema(description = "callbacks only: wxpay, alipay, stripe") String channel,
@@ -48,44 +38,63 @@ public final class AdminViews {
             @Schema(description = "true unless told otherwise", defaultValue = "true") Boolean dryRun,
             @Schema(description = "from the dry run's answer") String token) {
 
-        /** @throws IllegalArgumentException with the operator's mistake, when the filter cannot mean exactly one thing */
-        public DeadLetters.Filter toFilter() {
-            LeasedTable leased = "outbox".equals(table) ? Outbox.TABLE
-                    : CallbackLog.fromApiName(table == null ? "" : table).map(CallbackLog::leased)
-                    .orElseThrow(() -> new IllegalArgumentException("table is payment, refund or outbox"));
-            if (channel != null && ChannelId.fromPath(channel).isEmpty()) {
-                throw new IllegalArgumentException("channel is wxpay, alipay or stripe");
-            }
-            if (errorContains != null && (errorContains.isEmpty() || errorContains.length() > 200)) {
-                throw new IllegalArgumentException("errorContains is 1..200 characters");
-            }
-            return new DeadLetters.Filter(leased, from, to, channel, merchantId, destination, errorContains);
-        }
-
         boolean hasFilter() {
             return table != null || from != null || to != null || channel != null || merchantId != null
                     || destination != null || errorContains != null;
         }
     }
 
-    @Schema(name = "BulkRequeueDryRun")
-    public record DryRun(boolean dryRun, String table, long matched, Long firstId, Long lastId, LocalDateTime diedBefore,
-                         @Schema(description = "send it back with \"dryRun\": false to requeue exactly these rows") String token) {
+    /** A note for a person: what was found and done. */
+    @Schema(name = "NoteRequest")
+    public record NoteRequest(String note) {
+    }
 
-        static DryRun of(DeadLetters.Selection selection, String token) {
-            return new DryRun(true, selection.filter().table().label(), selection.matched(),
-                    selection.matched() == 0 ? null : selection.firstId(), selection.matched() == 0 ? null : selection.lastId(),
-                    selection.cutOff(), token);
+    @Schema(name = "OrderTimeline")
+    public record Timeline(String merchantId, String outTradeNo,
+                           @Schema(description = "null when no order has this number") OrderViews.OrderView order,
+                           List<Change> changes, List<Callback> callbacks, List<Refund> refunds, List<Event> events) {
+
+        static Timeline of(OrderTimeline.Timeline story) {
+            return new Timeline(story.merchantId(), story.outTradeNo(),
+                    story.order() == null ? null : OrderViews.OrderView.of(story.order()),
+                    story.changes().stream().map(change -> new Change(change.at(), change.what())).toList(),
+                    story.callbacks().stream().map(line -> new Callback(line.row(), line.archived())).toList(),
+                    story.refunds().stream().map(Refund::of).toList(),
+                    story.events().stream().map(line -> new Event(line.event(), line.attempts(), line.archived())).toList());
         }
     }
 
-    @Schema(name = "BulkRequeueApplied")
-    public record Applied(boolean dryRun, String table, long matched, long requeued, int batches, long auditId) {
+    /** What a search by any number of an order found, with the order's story when exactly one matched. */
+    @Schema(name = "OrderSearch")
+    public record Found(List<String> matches, Timeline timeline) {
 
-        static Applied of(DeadLetters.Selection selection, Requeues.Applied applied) {
-            return new Applied(false, selection.filter().table().label(), selection.matched(), applied.requeued(),
-                    applied.batches(), applied.auditId());
+        static Found of(OrderActions.Found found) {
+            return new Found(found.matches(), found.timeline() == null ? null : Timeline.of(found.timeline()));
         }
     }
 
+    public record Change(LocalDateTime at, String what) {
+    }
+
+    public record Callback(CallbackRow row, boolean archived) {
+    }
+
+    public record Event(OutboxEvent event, List<RecordedAttempt> attempts, boolean archived) {
+    }
+
+    @Schema(name = "Refund")
+    public record Refund(String channel, String refundNo, String channelRefundId, String amount, String refundedTotal,
+                         String currency, String status, String reason, LocalDateTime createdAt,
+                         LocalDateTime updatedAt) {
+
+        static Refund of(Refunds.Listed refund) {
+            return new Refund(refund.channel(), refund.refundNo(), refund.channelRefundId(), plain(refund.amount()),
+                    plain(refund.refundedTotal()), refund.currency(), refund.status().name(), refund.reason(),
+                    refund.createdAt(), refund.updatedAt());
+        }
+
+        private static String plain(BigDecimal amount) {
+            return amount == null ? null : amount.toPlainString();
+        }
+    }
 }

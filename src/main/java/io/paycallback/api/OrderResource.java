@@ -4,15 +4,14 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import io.paycallback.api.auth.Roles;
-import io.paycallback.closing.OrderClosing;
+import io.paycallback.auth.Roles;
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.db.MySqlErrors;
+import io.paycallback.ops.OperatorAction;
+import io.paycallback.ops.OperatorAction.Offers;
+import io.paycallback.ops.OrderActions;
 import io.paycallback.order.OrderStatus;
-import io.paycallback.order.Orders;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
@@ -45,15 +44,11 @@ import java.io.IOException;
 @APIResponse(responseCode = "403", description = "the token is not the order service's")
 public class OrderResource {
 
-    private final Pool pool;
-    private final Orders orders;
-    private final OrderClosing closing;
+    private final OrderActions actions;
     private final ObjectReader reader;
 
-    public OrderResource(Pool pool, Orders orders, OrderClosing closing, ObjectMapper json) {
-        this.pool = pool;
-        this.orders = orders;
-        this.closing = closing;
+    public OrderResource(OrderActions actions, ObjectMapper json) {
+        this.actions = actions;
         this.reader = json.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     }
 
@@ -77,10 +72,9 @@ public class OrderResource {
         } catch (IllegalArgumentException e) {
             return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, e.getMessage()));
         }
-        return orders.create(pool, request.merchantId(), request.outTradeNo(), request.amount(), request.currency())
-                .map(created -> Response.status(Response.Status.CREATED).entity(OrderViews.Created.of(request)).build())
-                .onFailure(MySqlErrors::isDuplicateKey)
-                .recoverWithItem(() -> ErrorBody.response(Response.Status.CONFLICT, "order " + request.outTradeNo() + " already exists"));
+        return actions.register(request.merchantId(), request.outTradeNo(), request.amount(), request.currency())
+                .map(result -> Answers.json(result,
+                        order -> Response.status(Response.Status.CREATED).entity(OrderViews.Created.of(request)).build()));
     }
 
     /**
@@ -90,10 +84,11 @@ public class OrderResource {
     @POST
     @Path("{outTradeNo}/close")
     @Blocking
+    @Offers(OperatorAction.ORDER_CLOSE)
     @APIResponse(responseCode = "200", description = "CLOSED: closed at the providers, or here only for a merchant without their API keys (closedAt tells)",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderViews.Closed.class)))
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderActions.Closed.class)))
     @APIResponse(responseCode = "202", description = "CLOSING: a provider was not reached; retried, GET shows the state",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderViews.Closed.class)))
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderActions.Closed.class)))
     @APIResponse(responseCode = "404", description = "no such order",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "409", description = "the order is not PENDING, or a provider said it was paid (then it is PAID now)",
@@ -102,19 +97,10 @@ public class OrderResource {
                           @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId,
                           @Context SecurityContext caller) {
         String requestedBy = caller.getUserPrincipal() == null ? "unknown" : caller.getUserPrincipal().getName();
-        OrderClosing.Closed closed = closing.close(merchantId, outTradeNo, requestedBy);
-        return switch (closed.result()) {
-            case CLOSED -> Response.ok(new OrderViews.Closed(outTradeNo, OrderStatus.CLOSED, OrderViews.CLOSED_AT_PROVIDERS)).build();
-            case CLOSED_HERE_ONLY -> Response.ok(new OrderViews.Closed(outTradeNo, OrderStatus.CLOSED, OrderViews.CLOSED_HERE_ONLY)).build();
-            case CLOSING -> Response.accepted(new OrderViews.Closed(outTradeNo, OrderStatus.CLOSING, null)).build();
-            case NOT_FOUND -> ErrorBody.response(Response.Status.NOT_FOUND, "no order " + outTradeNo);
-            case NOT_PENDING -> {
-                OrderStatus status = closed.order().orElseThrow().status();
-                yield Response.status(Response.Status.CONFLICT).type(MediaType.APPLICATION_JSON_TYPE)
-                        .entity(new OrderViews.NotClosed("order is " + status + ", only PENDING can close", outTradeNo, status))
-                        .build();
-            }
-        };
+        return Answers.json(actions.close(merchantId, outTradeNo, requestedBy),
+                closed -> (closed.status() == OrderStatus.CLOSING ? Response.accepted(closed) : Response.ok(closed)).build(),
+                refused -> Response.status(Response.Status.CONFLICT).type(MediaType.APPLICATION_JSON_TYPE)
+                        .entity(new OrderViews.NotClosed(refused.reason(), outTradeNo, refused.current().status())).build());
     }
 
     @GET
@@ -125,8 +111,7 @@ public class OrderResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     public Uni<Response> get(@PathParam("outTradeNo") String outTradeNo,
                              @QueryParam("merchantId") @DefaultValue(PayCallbackConfig.DEFAULT_MERCHANT) String merchantId) {
-        return orders.find(pool, merchantId, outTradeNo).map(order -> order
-                .map(found -> Response.ok(OrderViews.OrderView.of(found)).build())
-                .orElseGet(() -> ErrorBody.response(Response.Status.NOT_FOUND, "no order " + outTradeNo)));
+        return actions.read(merchantId, outTradeNo).map(result -> Answers.json(result,
+                order -> Response.ok(OrderViews.OrderView.of(order)).build()));
     }
 }

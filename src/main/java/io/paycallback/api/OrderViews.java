@@ -36,20 +36,6 @@ public final class OrderViews {
         }
     }
 
-    static final String CLOSED_AT_PROVIDERS = "providers";
-    static final String CLOSED_HERE_ONLY = "here-only";
-
-    /**
-     * @param closedAt {@code providers}: every provider the merchant has API keys for closed it (or never had it);
-     *                 {@code here-only}: the merchant has no provider API keys, so a payment page may still take money
-     *                 (a later payment is then refunded as paid after close); null while CLOSING
-     */
-    @Schema(name = "ClosedOrder")
-    public record Closed(String outTradeNo, OrderStatus status,
-                         @Schema(description = "providers, or here-only for a merchant without provider API keys; null while CLOSING")
-                         String closedAt) {
-    }
-
     /** 409: the error, and the state the order is in (PAID when a provider said it was paid). */
     @Schema(name = "OrderNotClosed")
     public record NotClosed(String error, String outTradeNo, OrderStatus status) {

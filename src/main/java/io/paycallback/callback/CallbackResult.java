@@ -1,28 +1,28 @@
 package io.paycallback.callback;
 
-import io.paycallback.channel.Outcome;
+import io.paycallback.channel.CallbackOutcome;
 
 import java.util.Locale;
 
 /** What became of one callback: the metric's outcome tag, and the answer the provider gets for it. */
 public enum CallbackResult {
-    NEW(Outcome.ACCEPTED),
-    DUPLICATE(Outcome.ACCEPTED),
-    IGNORED(Outcome.ACCEPTED),
-    BAD_SIGNATURE(Outcome.BAD_SIGNATURE),
-    MALFORMED(Outcome.MALFORMED),
-    REJECTED_BUSY(Outcome.BUSY),
-    STORE_FAILED(Outcome.STORE_FAILED),
-    TOO_LARGE(Outcome.TOO_LARGE),
-    UNKNOWN_MERCHANT(Outcome.UNKNOWN_MERCHANT);
+    NEW(CallbackOutcome.ACCEPTED),
+    DUPLICATE(CallbackOutcome.ACCEPTED),
+    IGNORED(CallbackOutcome.ACCEPTED),
+    BAD_SIGNATURE(CallbackOutcome.BAD_SIGNATURE),
+    MALFORMED(CallbackOutcome.MALFORMED),
+    REJECTED_BUSY(CallbackOutcome.BUSY),
+    STORE_FAILED(CallbackOutcome.STORE_FAILED),
+    TOO_LARGE(CallbackOutcome.TOO_LARGE),
+    UNKNOWN_MERCHANT(CallbackOutcome.UNKNOWN_MERCHANT);
 
-    private final Outcome outcome;
+    private final CallbackOutcome outcome;
 
-    CallbackResult(Outcome outcome) {
+    CallbackResult(CallbackOutcome outcome) {
         this.outcome = outcome;
     }
 
-    public Outcome outcome() {
+    public CallbackOutcome outcome() {
         return outcome;
     }
 

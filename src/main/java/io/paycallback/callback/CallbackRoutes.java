@@ -1,6 +1,6 @@
 package io.paycallback.callback;
 
-import io.paycallback.channel.Answer;
+import io.paycallback.channel.CallbackAnswer;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Channel;
@@ -28,7 +28,7 @@ import java.util.Optional;
  * The provider-facing endpoints, as plain Vert.x routes on the application's router. Nothing here needs what
  * RESTEasy Reactive adds per request (its handler chain, context propagation, ArC's request context), and in
  * deploy/bench that layer cost more of the CPU per callback than verification and JSON together
- * (docs/performance.md, issue 22). Not {@code @Route} either: its handler activates the request context per request.
+ * (docs/performance.md). Not {@code @Route} either: its handler activates the request context per request.
  * <p>
  * Runs on the event loop: verification is CPU only and the reservation goes through the reactive pool. The body is
  * taken as bytes because signatures cover the exact bytes sent. Answers, other methods included, are what the JAX-RS
@@ -42,7 +42,7 @@ public class CallbackRoutes {
     private static final String MERCHANT = "merchantId";
     /** Spelt as RESTEasy wrote it, after content-length, so that answers stay the same byte for byte. */
     private static final String CONTENT_TYPE = "Content-Type";
-    private static final Answer UNKNOWN_CHANNEL = new Answer(404, "text/plain", "unknown channel");
+    private static final CallbackAnswer UNKNOWN_CHANNEL = new CallbackAnswer(404, "text/plain", "unknown channel");
 
     private final Channels channels;
     private final CallbackService service;
@@ -133,7 +133,7 @@ public class CallbackRoutes {
         return lowerCase;
     }
 
-    private static void answer(RoutingContext context, Answer answer) {
+    private static void answer(RoutingContext context, CallbackAnswer answer) {
         HttpServerResponse response = context.response();
         if (response.closed()) {
             return;

@@ -22,5 +22,5 @@ public interface Channel {
      */
     Verdict parseStored(CallbackRequest request);
 
-    Answer answer(Outcome outcome);
+    CallbackAnswer answer(CallbackOutcome outcome);
 }

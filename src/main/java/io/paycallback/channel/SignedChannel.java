@@ -61,7 +61,7 @@ public abstract class SignedChannel<M, B> implements Channel {
     }
 
     @Override
-    public final Answer answer(Outcome outcome) {
+    public final CallbackAnswer answer(CallbackOutcome outcome) {
         return answers.answer(outcome);
     }
 

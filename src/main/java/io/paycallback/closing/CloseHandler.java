@@ -45,7 +45,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
     static final String OPERATION = "close";
 
     /** What a close request's try came to, when it was not a dead letter. */
-    enum Result {
+    enum CloseTry {
         /** Every provider said closed, or never created: the order is CLOSED. */
         CLOSED,
         /** A provider said paid: its answer is stored, and the order becomes PAID through it. */
@@ -62,7 +62,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
 
     public CloseHandler(Pool pool, Leases leases, ProviderCalls calls, CloseRequests requests, Orders orders,
                         CallbackInbox inbox, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
-        super(CloseRequests.TABLE, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
+        super(CloseRequests.TABLE, CloseTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
         this.requests = requests;
         this.orders = orders;
         this.inbox = inbox;
@@ -76,13 +76,13 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
     }
 
     @Override
-    protected Outcome call(Lease lease, CloseRequests.CloseRequest request, Calls calls) {
+    protected AfterCall call(Lease lease, CloseRequests.CloseRequest request, Calls calls) {
         Optional<Order> order = orders.find(pool, request.merchantId(), request.outTradeNo()).await().atMost(timeout);
         if (order.isEmpty() || order.get().status() != OrderStatus.CLOSING) {
             boolean paid = order.map(found -> found.status() == OrderStatus.PAID || found.status() == OrderStatus.REFUNDED)
                     .orElse(false);
-            return new Finished(Result.ENDED, outcome(request, paid ? CloseRequests.Outcome.PAID
-                    : CloseRequests.Outcome.ENDED, AfterCommit.NOTHING));
+            return new Finished(CloseTry.ENDED, outcome(request, paid ? CloseRequests.Ending.PAID
+                    : CloseRequests.Ending.ENDED, AfterCommit.NOTHING));
         }
         List<ProviderException> failures = new ArrayList<>();
         for (ProviderClient client : providers.forMerchant(request.merchantId())) {
@@ -99,7 +99,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
                         .await().atMost(timeout);
                 AfterCommit handOver = stored instanceof Reservation.Reserved reserved && reserved.lease().isPresent()
                         ? () -> List.of(reserved.lease().get()) : AfterCommit.NOTHING;
-                return new Finished(Result.FOUND_PAID, outcome(request, CloseRequests.Outcome.PAID, handOver));
+                return new Finished(CloseTry.FOUND_PAID, outcome(request, CloseRequests.Ending.PAID, handOver));
             }
         }
         Optional<ProviderException> refused = failures.stream().filter(ProviderException::rejected).findFirst();
@@ -109,13 +109,13 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
         if (!failures.isEmpty()) {
             throw failures.get(0);
         }
-        return new Finished(Result.CLOSED, tx -> orders.finishClosing(tx, request.merchantId(), request.outTradeNo())
+        return new Finished(CloseTry.CLOSED, tx -> orders.finishClosing(tx, request.merchantId(), request.outTradeNo())
                 .flatMap(closed -> requests.setOutcome(tx, request.id(),
-                        closed ? CloseRequests.Outcome.CLOSED : CloseRequests.Outcome.ENDED))
+                        closed ? CloseRequests.Ending.CLOSED : CloseRequests.Ending.ENDED))
                 .replaceWith(AfterCommit.NOTHING));
     }
 
-    private Writes outcome(CloseRequests.CloseRequest request, CloseRequests.Outcome outcome, AfterCommit next) {
+    private Writes outcome(CloseRequests.CloseRequest request, CloseRequests.Ending outcome, AfterCommit next) {
         return tx -> requests.setOutcome(tx, request.id(), outcome).replaceWith(next);
     }
 

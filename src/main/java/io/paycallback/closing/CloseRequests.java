@@ -34,7 +34,7 @@ public class CloseRequests {
             FROM close_requests WHERE merchant_id = ? AND out_trade_no = ?""";
 
     /** How a close request ended. */
-    public enum Outcome {
+    public enum Ending {
         /** Every provider said the buyer can no longer pay: the order is CLOSED. */
         CLOSED,
         /** A provider said the buyer paid, or a payment arrived first: the order is (becoming) PAID. */
@@ -77,7 +77,7 @@ public class CloseRequests {
         });
     }
 
-    public Uni<Void> setOutcome(SqlClient client, long id, Outcome outcome) {
+    public Uni<Void> setOutcome(SqlClient client, long id, Ending outcome) {
         return client.preparedQuery(SET_OUTCOME).execute(Tuple.of(outcome.column(), id)).replaceWithVoid();
     }
 

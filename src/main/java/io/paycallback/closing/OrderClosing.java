@@ -34,7 +34,7 @@ public class OrderClosing {
     public static final String EXPIRY = "expiry";
 
     /** What a close came to, for the caller. */
-    public enum Result {
+    public enum Reached {
         /** Closed at every provider (or never created there): CLOSED. */
         CLOSED,
         /** No provider API keys for the merchant: closed here only, as before the provider loop. */
@@ -47,7 +47,7 @@ public class OrderClosing {
     }
 
     /** @param order the order after the close, when it exists */
-    public record Closed(Result result, Optional<Order> order) {
+    public record Closed(Reached result, Optional<Order> order) {
     }
 
     private final Pool pool;
@@ -79,7 +79,7 @@ public class OrderClosing {
     public Closed close(String merchantId, String outTradeNo, String requestedBy) {
         if (providers.forMerchant(merchantId).isEmpty()) {
             boolean closed = orders.close(pool, merchantId, outTradeNo).await().atMost(timeout);
-            return closed ? new Closed(Result.CLOSED_HERE_ONLY, current(merchantId, outTradeNo)) : notClosing(merchantId, outTradeNo);
+            return closed ? new Closed(Reached.CLOSED_HERE_ONLY, current(merchantId, outTradeNo)) : notClosing(merchantId, outTradeNo);
         }
         Optional<Lease> lease = start(merchantId, outTradeNo, requestedBy);
         if (lease.isEmpty()) {
@@ -95,8 +95,8 @@ public class OrderClosing {
         }
         Optional<Order> order = current(merchantId, outTradeNo);
         OrderStatus status = order.map(Order::status).orElse(OrderStatus.CLOSING);
-        return new Closed(status == OrderStatus.CLOSED ? Result.CLOSED
-                : status == OrderStatus.CLOSING ? Result.CLOSING : Result.NOT_PENDING, order);
+        return new Closed(status == OrderStatus.CLOSED ? Reached.CLOSED
+                : status == OrderStatus.CLOSING ? Reached.CLOSING : Reached.NOT_PENDING, order);
     }
 
     /** PENDING → CLOSING and the close request, leased to this caller, in one transaction; empty when not PENDING. */
@@ -109,9 +109,9 @@ public class OrderClosing {
     private Closed notClosing(String merchantId, String outTradeNo) {
         Optional<Order> order = current(merchantId, outTradeNo);
         if (order.isEmpty()) {
-            return new Closed(Result.NOT_FOUND, order);
+            return new Closed(Reached.NOT_FOUND, order);
         }
-        return new Closed(order.get().status() == OrderStatus.CLOSING ? Result.CLOSING : Result.NOT_PENDING, order);
+        return new Closed(order.get().status() == OrderStatus.CLOSING ? Reached.CLOSING : Reached.NOT_PENDING, order);
     }
 
     private Optional<Order> current(String merchantId, String outTradeNo) {

@@ -1,6 +1,6 @@
 package io.paycallback.console;
 
-import io.paycallback.api.auth.Roles;
+import io.paycallback.auth.Roles;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;

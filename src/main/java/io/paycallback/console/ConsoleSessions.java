@@ -1,7 +1,7 @@
 package io.paycallback.console;
 
-import io.paycallback.api.auth.CallerTokens;
-import io.paycallback.api.auth.Roles;
+import io.paycallback.auth.CallerTokens;
+import io.paycallback.auth.Roles;
 import io.paycallback.config.PayCallbackConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -4,19 +4,30 @@ import io.paycallback.delivery.RecordedAttempt;
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.inbox.CallbackRow;
 import io.paycallback.inbox.QuarantinedCallback;
-import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.RowStatus;
 import io.paycallback.ops.AuditEntry;
+import io.paycallback.ops.DeadLetters;
+import io.paycallback.ops.OperationsOverview;
+import io.paycallback.ops.OrderTimeline;
 import io.paycallback.ops.StatusCounts;
 import io.paycallback.order.Order;
+import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Refunds;
 import io.paycallback.outbox.OutboxEvent;
+import io.paycallback.statement.Discrepancies;
+import io.paycallback.statement.DiscrepancyKind;
+import io.paycallback.statement.DiscrepancyState;
+import io.paycallback.statement.RunState;
+import io.paycallback.statement.StatementRuns;
+import io.paycallback.statement.bill.BillTotals;
+import io.paycallback.trade.ChannelId;
 
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 
 /**
  * What the console's templates show, as text already formatted: the one place where rows become the console's lines,
@@ -50,6 +61,10 @@ public final class ConsoleViews {
                                String state, String amount, String currency, String status, boolean dead,
                                int retryCount, String nextRetryAt, String lastError, long bodyLength, String createdAt,
                                String updatedAt, boolean archived) {
+
+        static CallbackLine of(OrderTimeline.Callback line) {
+            return of(line.row(), line.archived());
+        }
 
         static CallbackLine of(CallbackRow row, boolean archived) {
             if (row instanceof CallbackRow.Payment p) {
@@ -91,6 +106,15 @@ public final class ConsoleViews {
         }
     }
 
+    /** A dead row of any table, as much as every table has. */
+    public record DeadLine(String table, long id, String merchantId, int tries, String lastError, String diedAt) {
+
+        static DeadLine of(String table, DeadLetters.DeadLetter dead) {
+            return new DeadLine(table, dead.id(), text(dead.merchantId()), dead.tries(), text(dead.lastError()),
+                    time(dead.diedAt()));
+        }
+    }
+
     public record RefundLine(String channel, String refundNo, String channelRefundId, String amount,
                              String refundedTotal, String currency, String status, String reason, String createdAt,
                              String updatedAt) {
@@ -117,10 +141,21 @@ public final class ConsoleViews {
 
     /**
      * An order's whole story, archived rows included among the live ones; {@code order} is null when no order has this
-     * number (callbacks may still exist).
+     * number (callbacks may still exist). {@code closable} while the order is PENDING.
      */
-    public record Timeline(String merchantId, String outTradeNo, OrderLine order, List<Change> changes,
+    public record Timeline(String merchantId, String outTradeNo, OrderLine order, boolean closable, List<Change> changes,
                            List<CallbackLine> callbacks, List<RefundLine> refunds, List<EventLine> events) {
+
+        static Timeline of(OrderTimeline.Timeline story) {
+            return new Timeline(story.merchantId(), story.outTradeNo(),
+                    story.order() == null ? null : OrderLine.of(story.order()),
+                    story.order() != null && story.order().status() == OrderStatus.PENDING,
+                    story.changes().stream().map(change -> new Change(time(change.at()), change.what())).toList(),
+                    story.callbacks().stream().map(CallbackLine::of).toList(),
+                    story.refunds().stream().map(RefundLine::of).toList(),
+                    story.events().stream().map(line -> EventLine.of(line.event(), line.attempts(), line.archived()))
+                            .toList());
+        }
     }
 
     public record QuarantineLine(long id, String merchantId, String channel, String kind, String reason, String bodySha256,
@@ -148,9 +183,78 @@ public final class ConsoleViews {
     public record Done(boolean ok, String message) {
     }
 
-    static TableCounts counts(LeasedTable table, Map<RowStatus, StatusCounts.Count> byStatus, long stalePending) {
-        return new TableCounts(table.table(), count(byStatus.get(RowStatus.PENDING)), count(byStatus.get(RowStatus.DONE)),
-                count(byStatus.get(RowStatus.DEAD)), count(byStatus.get(RowStatus.COMPACTED)), Long.toString(stalePending));
+    static Overview overview(OperationsOverview.Overview overview) {
+        List<TableCounts> tables = overview.tables().stream().map(table -> new TableCounts(table.table(),
+                count(table.byStatus().get(RowStatus.PENDING)), count(table.byStatus().get(RowStatus.DONE)),
+                count(table.byStatus().get(RowStatus.DEAD)), count(table.byStatus().get(RowStatus.COMPACTED)),
+                Long.toString(table.stalePending()))).toList();
+        return new Overview(tables, Long.toString(overview.stalePending()), overview.healthy(),
+                Long.toString(overview.deadLetters()), Long.toString(overview.quarantined()),
+                Long.toString(overview.lastHour().gateRejections()), Long.toString(overview.lastHour().storeFailures()),
+                overview.lastHour().since().toString());
+    }
+
+    /** The statements page's filter as the form shows it back. */
+    public record StatementFilter(String kind, String state, String channel, String date) {
+
+        public List<String> getKinds() {
+            return names(DiscrepancyKind.values());
+        }
+
+        public List<String> getStates() {
+            return names(DiscrepancyState.values());
+        }
+
+        public List<String> getChannels() {
+            return Arrays.stream(ChannelId.values()).map(ChannelId::path).toList();
+        }
+
+        private static List<String> names(Enum<?>[] values) {
+            return Arrays.stream(values).map(value -> value.name().toLowerCase(Locale.ROOT)).toList();
+        }
+    }
+
+    /** A statement run as a line of the page; totals as "count / sum". */
+    public record RunLine(String date, String channel, String merchantId, String state, boolean healthy,
+                          String billPayments, String ourPayments, String billRefunds, String ourRefunds,
+                          String lines, int tries, String lastError, String digest) {
+
+        static RunLine of(StatementRuns.Run run) {
+            return new RunLine(run.billDate().toString(), run.channel().path(), run.merchantId(), run.state().name(),
+                    run.state() == RunState.MATCHED, payments(run.bill()), payments(run.ours()),
+                    refunds(run.bill()), refunds(run.ours()), run.linesCompared() == null ? "" : run.linesCompared().toString(),
+                    run.tries(), text(run.lastError()), text(run.fileDigest()));
+        }
+
+        private static String payments(BillTotals totals) {
+            return totals == null ? "" : totals.paymentCount() + " / " + totals.paymentSum().toPlainString();
+        }
+
+        private static String refunds(BillTotals totals) {
+            return totals == null ? "" : totals.refundCount() + " / " + totals.refundSum().toPlainString();
+        }
+    }
+
+    /** A discrepancy as a line of the page: both sides as "amount currency state". */
+    public record DiscrepancyLine(long id, String date, String channel, String kind, String item, String ident,
+                                  String outTradeNo, String bill, String ours, String state, boolean resolvable,
+                                  String note, String resolvedBy) {
+
+        static DiscrepancyLine of(Discrepancies.Discrepancy d) {
+            return new DiscrepancyLine(d.id(), d.billDate().toString(), d.channel().path(),
+                    d.kind().name().toLowerCase(Locale.ROOT), d.item().name().toLowerCase(Locale.ROOT), d.ident(),
+                    text(d.outTradeNo()), side(d.billAmount(), d.billCurrency(), d.billState()),
+                    side(d.ourAmount(), d.ourCurrency(), d.ourState()), d.state().name().toLowerCase(Locale.ROOT),
+                    d.state() == DiscrepancyState.OPEN || d.state() == DiscrepancyState.WAITING,
+                    text(d.note()), text(d.resolvedBy()));
+        }
+
+        private static String side(BigDecimal amount, String currency, String state) {
+            if (amount == null && state == null) {
+                return "—";
+            }
+            return (amount == null ? "?" : amount.toPlainString()) + " " + text(currency) + " " + text(state);
+        }
     }
 
 

@@ -45,6 +45,11 @@ public enum CallbackLog {
         return apiName;
     }
 
+    /** The callback log that is this leased table, if it is one. */
+    public static Optional<CallbackLog> of(LeasedTable table) {
+        return Arrays.stream(values()).filter(log -> log.leased.equals(table)).findFirst();
+    }
+
     public static Optional<CallbackLog> fromApiName(String name) {
         return Arrays.stream(values()).filter(log -> log.apiName.equals(name)).findFirst();
     }

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Every leased table, as their handlers registered them: a new leased table is one new {@link LeaseHandler}, found
@@ -31,6 +32,16 @@ public class LeasedTables {
     /** Every table, in the order of their names. */
     public List<LeasedTable> all() {
         return all;
+    }
+
+    /** The table an operator names by its label. */
+    public Optional<LeasedTable> byLabel(String label) {
+        return all.stream().filter(table -> table.label().equals(label)).findFirst();
+    }
+
+    /** Every label, for a message that lists them. */
+    public String labels() {
+        return String.join(", ", all.stream().map(LeasedTable::label).toList());
     }
 
     public LeaseHandler handler(LeasedTable table) {

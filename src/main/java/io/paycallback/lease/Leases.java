@@ -47,8 +47,7 @@ public class Leases {
             UPDATE %s SET status = 1, lease_token = NULL, last_error = NULL, updated_at = NOW(3)%s
             WHERE id IN (%s) AND (id, lease_token) IN (%s)""";
     // Filled per batch by hand, not with String.formatted: C2 inlines java.util.Formatter into finishAll, which made
-    // it the JIT's largest compilation (34-39 MB of arena, kept by glibc afterwards; docs/performance.md, seventh
-    // session).
+    // it the JIT's largest compilation (34-39 MB of arena, kept by glibc afterwards; see docs/performance.md).
     private static final String[] FINISH_ALL_PARTS = FINISH_ALL.split("%s", -1);
     private static final String RELEASE = """
             UPDATE %s SET next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), lease_token = NULL, last_error = ?,

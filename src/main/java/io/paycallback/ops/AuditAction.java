@@ -11,6 +11,8 @@ public enum AuditAction {
     BULK_REQUEUE,
     /** A quarantined body parsed again (after a parser fix) and stored as the callback it is. */
     QUARANTINE_REPLAY,
+    /** A dead letter closed by an operator with a note: done, never tried again. */
+    RESOLVE,
     /** A statement discrepancy closed by an operator, with a note. */
     STATEMENT_RESOLVE,
     /** A statement run enrolled or requeued by an operator: the bill of that day is fetched and compared again. */

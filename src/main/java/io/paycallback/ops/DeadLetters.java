@@ -1,6 +1,8 @@
 package io.paycallback.ops;
 
+import io.paycallback.inbox.CallbackLog;
 import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.RowStatus;
 import io.paycallback.outbox.Outbox;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -10,6 +12,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Dead letters of one leased table chosen by a filter, for an operator's bulk requeue. A selection is pinned by the
@@ -21,6 +26,14 @@ import java.time.LocalDateTime;
 public class DeadLetters {
 
     static final String NOW = "SELECT NOW(3) AS now";
+    static final String LIST = """
+            SELECT id, merchant_id, retry_count, last_error, updated_at FROM %s WHERE status = 2
+            ORDER BY updated_at DESC, id DESC LIMIT ?""";
+    static final String STATUS = "SELECT status FROM %s WHERE id = ?";
+    // Done, as nothing more will be tried; the note in last_error tells it from a row that succeeded, whose finish
+    // clears last_error. Status 1 rather than a status of its own: every release reads it.
+    static final String RESOLVE = """
+            UPDATE %s SET status = 1, lease_token = NULL, last_error = ?, updated_at = NOW(3) WHERE id = ? AND status = 2""";
     static final String COUNT = "SELECT COUNT(*) AS matched, MIN(id) AS first_id, MAX(id) AS last_id FROM %s WHERE %s";
     static final String REQUEUE_BATCH = """
             UPDATE %s SET status = 0, retry_count = 0, next_retry_at = NOW(3), lease_token = NULL, last_error = NULL,
@@ -35,8 +48,8 @@ public class DeadLetters {
     static final String ERROR_CONTAINS = " AND last_error LIKE ? ESCAPE '!'";
 
     /**
-     * What to requeue; a null field matches everything. {@code channel} exists only on the callback logs and
-     * {@code destination} only on the outbox.
+     * What to requeue; a null field matches everything. {@code channel} applies to the callback logs only and
+     * {@code destination} to the outbox only.
      */
     public record Filter(LeasedTable table, LocalDateTime diedFrom, LocalDateTime diedBefore, String channel,
                          String merchantId, String destination, String errorContains) {
@@ -45,9 +58,11 @@ public class DeadLetters {
             if (table == null) {
                 throw new IllegalArgumentException("table is required");
             }
-            if (table.equals(Outbox.TABLE) ? channel != null : destination != null) {
-                throw new IllegalArgumentException(table.equals(Outbox.TABLE)
-                        ? "channel applies to callbacks, not to the outbox" : "destination applies to the outbox only");
+            if (channel != null && CallbackLog.of(table).isEmpty()) {
+                throw new IllegalArgumentException("channel applies to the callbacks (payment, refund) only");
+            }
+            if (destination != null && !table.equals(Outbox.TABLE)) {
+                throw new IllegalArgumentException("destination applies to the outbox only");
             }
             if (diedFrom != null && diedBefore != null && !diedFrom.isBefore(diedBefore)) {
                 throw new IllegalArgumentException("from must be before to");
@@ -59,10 +74,40 @@ public class DeadLetters {
     public record Selection(Filter filter, LocalDateTime cutOff, long matched, long firstId, long lastId) {
     }
 
+    /** A dead row of any leased table, as much as every such table has. */
+    public record DeadLetter(long id, String merchantId, int tries, String lastError, LocalDateTime diedAt) {
+    }
+
     private final Pool pool;
 
     public DeadLetters(Pool pool) {
         this.pool = pool;
+    }
+
+    /** The table's dead rows, the latest to die first. */
+    public Uni<List<DeadLetter>> list(LeasedTable table, int limit) {
+        return pool.preparedQuery(LIST.formatted(table.table())).execute(Tuple.of(limit)).map(rows -> {
+            List<DeadLetter> dead = new ArrayList<>();
+            for (Row row : rows) {
+                dead.add(new DeadLetter(row.getLong("id"), row.getString("merchant_id"), row.getInteger("retry_count"),
+                        row.getString("last_error"), row.getLocalDateTime("updated_at")));
+            }
+            return dead;
+        });
+    }
+
+    /** The row's status; empty when the table has no such row. */
+    public Uni<Optional<RowStatus>> status(SqlClient client, LeasedTable table, long id) {
+        return client.preparedQuery(STATUS.formatted(table.table())).execute(Tuple.of(id)).map(rows -> {
+            var found = rows.iterator();
+            return found.hasNext() ? Optional.of(RowStatus.of(found.next().getInteger("status"))) : Optional.empty();
+        });
+    }
+
+    /** Closes a dead row for good with a person's note, in the caller's transaction; false when it is not dead. */
+    public Uni<Boolean> resolve(SqlClient client, LeasedTable table, long id, String note) {
+        return client.preparedQuery(RESOLVE.formatted(table.table())).execute(Tuple.of(note, id))
+                .map(rows -> rows.rowCount() == 1);
     }
 
     /** Counts the filter's dead letters that died before now (or before its end, if earlier). */

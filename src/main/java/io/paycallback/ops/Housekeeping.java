@@ -87,7 +87,7 @@ public class Housekeeping {
         }
     }
 
-    public Result runOnce() {
+    public Swept runOnce() {
         long blanked = 0;
         long archived = 0;
         for (LeasedTable log : List.of(CallbackLog.PAYMENT.leased(), CallbackLog.REFUND.leased(),
@@ -106,10 +106,10 @@ public class Housekeeping {
             LOG.infof("Housekeeping blanked %d raw bodies, archived %d rows and purged %d finished queries,"
                     + " submissions, close requests and provider calls", blanked, archived, purged);
         }
-        return new Result(blanked, archived, purged);
+        return new Swept(blanked, archived, purged);
     }
 
-    public record Result(long blanked, long archived, long purged) {
+    public record Swept(long blanked, long archived, long purged) {
     }
 
     private long blankBodies(LeasedTable table) {

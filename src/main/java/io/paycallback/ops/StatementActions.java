@@ -1,82 +1,158 @@
 package io.paycallback.ops;
 
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.provider.ProviderClients;
 import io.paycallback.statement.Discrepancies;
+import io.paycallback.statement.DiscrepancyKind;
+import io.paycallback.statement.DiscrepancyState;
 import io.paycallback.statement.StatementRuns;
 import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
- * An operator's statement actions, each audited in the same transaction as the change: resolving a discrepancy with a
- * note, and running a date again. The API and the console call these, so both are audited alike.
+ * An operator's statement actions: runs per day and provider with both sides' totals, discrepancies by filter,
+ * resolving one with a note, and running a date again. Each change is audited in the same transaction as the change.
  */
 @ApplicationScoped
 public class StatementActions {
 
-    /** What resolving came to. */
-    public sealed interface Resolution {
-        record Resolved(Discrepancies.Discrepancy discrepancy, long auditId) implements Resolution {
-        }
+    static final int MAX_DAYS = 93;
 
-        record NotFound() implements Resolution {
-        }
-
-        /** Repaired or resolved already: nothing changed. */
-        record NotOpen(Discrepancies.Discrepancy discrepancy) implements Resolution {
-        }
+    /** Which discrepancies, as an operator writes it; a null field matches everything. */
+    public record DiscrepancyCriteria(String kind, String state, String channel, String billDate, Long runId) {
     }
 
     /** What re-running a date came to. */
+    @Schema(name = "StatementRerun")
     public record Rerun(StatementRuns.Rerun outcome, long auditId) {
     }
 
     private final Pool pool;
     private final Discrepancies discrepancies;
     private final StatementRuns runs;
+    private final ProviderClients providers;
     private final AuditLog audit;
 
-    public StatementActions(Pool pool, Discrepancies discrepancies, StatementRuns runs, AuditLog audit) {
+    public StatementActions(Pool pool, Discrepancies discrepancies, StatementRuns runs, ProviderClients providers,
+                            AuditLog audit) {
         this.pool = pool;
         this.discrepancies = discrepancies;
         this.runs = runs;
+        this.providers = providers;
         this.audit = audit;
     }
 
-    public Uni<Resolution> resolve(long id, String note, String actor) {
-        String target = "statement_discrepancies#" + id + ": " + note;
-        return pool.withTransaction(tx -> discrepancies.resolve(tx, id, note, actor).flatMap(resolved -> resolved
+    /** The runs of the days from {@code from} to {@code to} (dates as yyyy-MM-dd), newest date first. */
+    public Uni<ActionResult<List<StatementRuns.Run>>> runs(LocalDate from, LocalDate to, String channel,
+                                                          String merchantId, int limit) {
+        Optional<ChannelId> provider = channel == null ? Optional.empty() : ChannelId.fromPath(channel);
+        if (from.isAfter(to) || from.plusDays(MAX_DAYS).isBefore(to) || (channel != null && provider.isEmpty())
+                || Limits.check(limit).isPresent()) {
+            return refused("from/to are yyyy-MM-dd at most " + MAX_DAYS + " days apart, channel is wxpay|alipay|stripe,"
+                    + " limit is 1.." + Limits.MAX);
+        }
+        return runs.list(from, to, provider.orElse(null), merchantId, limit)
+                .map(list -> ActionResult.done(list, list.size() + " runs"));
+    }
+
+    /** Newest first; {@code beforeId} pages back. */
+    public Uni<ActionResult<List<Discrepancies.Discrepancy>>> discrepancies(DiscrepancyCriteria criteria, long beforeId,
+                                                                            int limit) {
+        Optional<DiscrepancyKind> kind = named(criteria.kind(), DiscrepancyKind.class);
+        Optional<DiscrepancyState> state = named(criteria.state(), DiscrepancyState.class);
+        Optional<ChannelId> provider = criteria.channel() == null ? Optional.empty() : ChannelId.fromPath(criteria.channel());
+        Optional<LocalDate> day = criteria.billDate() == null ? Optional.empty() : date(criteria.billDate());
+        if ((criteria.kind() != null && kind.isEmpty()) || (criteria.state() != null && state.isEmpty())
+                || (criteria.channel() != null && provider.isEmpty()) || (criteria.billDate() != null && day.isEmpty())
+                || Limits.check(limit).isPresent()) {
+            return refused("kind is missing_here|not_registered|missing_at_provider|amount_differs|state_differs, state is"
+                    + " waiting|open|repaired|resolved, channel is wxpay|alipay|stripe, billDate is yyyy-MM-dd, limit is"
+                    + " 1.." + Limits.MAX);
+        }
+        return discrepancies.list(new Discrepancies.Filter(kind.orElse(null), state.orElse(null), provider.orElse(null),
+                        day.orElse(null), criteria.runId()), beforeId, limit)
+                .map(list -> ActionResult.done(list, list.size() + " discrepancies"));
+    }
+
+    public Uni<ActionResult<Discrepancies.Discrepancy>> resolve(long id, String note, String actor) {
+        if (note == null || note.isBlank()) {
+            return refused("a resolution needs a note: what was found and done");
+        }
+        String target = "statement_discrepancies#" + id + ": " + note.strip();
+        return pool.withTransaction(tx -> discrepancies.resolve(tx, id, note.strip(), actor).flatMap(resolved -> resolved
                         ? audit.record(tx, actor, AuditAction.STATEMENT_RESOLVE, target, 1).map(Optional::of)
                         : Uni.createFrom().item(Optional.<Long>empty()))
                         .flatMap(entry -> discrepancies.find(tx, id).map(found -> {
                             if (found.isEmpty()) {
-                                return (Resolution) new Resolution.NotFound();
+                                return ActionResult.<Discrepancies.Discrepancy>notFound("no discrepancy #" + id);
                             }
-                            return entry.isPresent()
-                                    ? new Resolution.Resolved(found.get(), entry.get())
-                                    : new Resolution.NotOpen(found.get());
-                        })))
-                .invoke(resolution -> {
-                    if (resolution instanceof Resolution.Resolved resolved) {
-                        audit.logged(resolved.auditId(), actor, AuditAction.STATEMENT_RESOLVE, target, 1);
-                    }
-                });
+                            if (entry.isEmpty()) {
+                                return ActionResult.conflict("discrepancy #" + id + " is not open", found.get());
+                            }
+                            audit.logged(entry.get(), actor, AuditAction.STATEMENT_RESOLVE, target, 1);
+                            return ActionResult.done(found.get(), "resolved");
+                        })));
     }
 
-    public Uni<Rerun> rerun(String merchantId, ChannelId channel, LocalDate billDate, String actor) {
-        String target = "statement_runs " + merchantId + "/" + channel.path() + "/" + billDate;
-        return pool.withTransaction(tx -> runs.rerun(tx, merchantId, channel, billDate).flatMap(outcome ->
+    /** Enrols the date's run, or requeues it: the bill is fetched and compared again. Needs the merchant's API keys. */
+    public Uni<ActionResult<Rerun>> rerun(String merchantId, String channel, String billDate, String actor) {
+        Optional<ChannelId> provider = channel == null ? Optional.empty() : ChannelId.fromPath(channel);
+        Optional<LocalDate> day = billDate == null ? Optional.empty() : date(billDate);
+        String merchant = merchantId == null || merchantId.isBlank() ? PayCallbackConfig.DEFAULT_MERCHANT : merchantId.strip();
+        if (provider.isEmpty() || day.isEmpty()) {
+            return refused("channel is wxpay|alipay|stripe and billDate is yyyy-MM-dd");
+        }
+        if (providers.statements(provider.get(), merchant).isEmpty()) {
+            return refused("merchant " + merchant + " has no API keys for " + provider.get().path());
+        }
+        String target = "statement_runs " + merchant + "/" + provider.get().path() + "/" + day.get();
+        return pool.withTransaction(tx -> runs.rerun(tx, merchant, provider.get(), day.get()).flatMap(outcome ->
                         outcome == StatementRuns.Rerun.ALREADY_PENDING
                                 ? Uni.createFrom().item(new Rerun(outcome, 0))
                                 : audit.record(tx, actor, AuditAction.STATEMENT_RERUN, target, 1)
                                 .map(entry -> new Rerun(outcome, entry))))
-                .invoke(rerun -> {
+                .map(rerun -> {
                     if (rerun.auditId() > 0) {
                         audit.logged(rerun.auditId(), actor, AuditAction.STATEMENT_RERUN, target, 1);
                     }
+                    return ActionResult.done(rerun, switch (rerun.outcome()) {
+                        case ENROLLED -> "enrolled: the run starts within seconds";
+                        case REQUEUED -> "queued again: the run starts within seconds";
+                        case ALREADY_PENDING -> "already queued or running";
+                    });
                 });
+    }
+
+    /** A date as yyyy-MM-dd. */
+    public static Optional<LocalDate> date(String text) {
+        try {
+            return Optional.of(LocalDate.parse(text.strip()));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static <E extends Enum<E>> Optional<E> named(String text, Class<E> type) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Enum.valueOf(type, text.strip().toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static <T> Uni<ActionResult<T>> refused(String reason) {
+        return Uni.createFrom().item(ActionResult.refused(reason));
     }
 }

@@ -1,5 +1,6 @@
 package io.paycallback.order;
 
+import io.paycallback.db.MySqlErrors;
 import io.paycallback.inbox.StoredPayment;
 import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Uni;
@@ -61,8 +62,10 @@ public class Orders {
             WHERE merchant_id = ? AND out_trade_no = ? AND channel = ? AND channel_trade_no = ?
               AND status IN ('PAID', 'REFUNDED') AND refunded_amount < ? AND ? <= amount""";
 
-    public Uni<Void> create(SqlClient client, String merchantId, String outTradeNo, BigDecimal amount, String currency) {
-        return client.preparedQuery(INSERT).execute(Tuple.of(merchantId, outTradeNo, amount, currency)).replaceWithVoid();
+    /** Registers a PENDING order; false when the merchant has an order of this number already. */
+    public Uni<Boolean> create(SqlClient client, String merchantId, String outTradeNo, BigDecimal amount, String currency) {
+        return client.preparedQuery(INSERT).execute(Tuple.of(merchantId, outTradeNo, amount, currency)).map(rows -> true)
+                .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(false);
     }
 
     public Uni<Optional<Order>> find(SqlClient client, String merchantId, String outTradeNo) {

@@ -71,7 +71,7 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
     }
 
     private static Transition paid(StoredPayment payment) {
-        return Transition.of(Transition.Result.PAID,
+        return Transition.of(Transition.Kind.PAID,
                 List.of(new DownstreamEvent.OrderPaid(source(payment), subject(payment))));
     }
 
@@ -95,7 +95,7 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
                 RefundStatus.REQUESTED, stale.reason());
         boolean submit = payment.provider().map(channel -> submissions.canSubmit(channel, payment.merchantId())).orElse(false);
         return refunds.request(transaction, refund, submit).map(requested -> requested
-                ? new Transition(Transition.Result.REFUND_REQUESTED, stale.reason(),
+                ? new Transition(Transition.Kind.REFUND_REQUESTED, stale.reason(),
                 List.of(new DownstreamEvent.RefundRequested(source(payment), refunded, stale.reason()),
                         new DownstreamEvent.Alert(source(payment), refunded, stale.reason())))
                 : Transition.duplicate());

@@ -99,11 +99,11 @@ public class RefundTransition implements CallbackTransition<StoredRefund> {
         DownstreamEvent event = new DownstreamEvent.RefundSucceeded(source(refund), subject(refund, outTradeNo),
                 after.subtract(before), after);
         return orders.recordRefunded(transaction, payment, after)
-                .map(ignored -> Transition.of(Transition.Result.REFUND_SETTLED, List.of(event)));
+                .map(ignored -> Transition.of(Transition.Kind.REFUND_SETTLED, List.of(event)));
     }
 
     private Uni<Transition> failed(StoredRefund refund, OutTradeNo outTradeNo) {
-        return Uni.createFrom().item(Transition.of(Transition.Result.REFUND_SETTLED,
+        return Uni.createFrom().item(Transition.of(Transition.Kind.REFUND_SETTLED,
                 List.of(new DownstreamEvent.RefundFailed(source(refund), subject(refund, outTradeNo), "refund failed"),
                         new DownstreamEvent.Alert(source(refund), subject(refund, outTradeNo), "refund failed"))));
     }

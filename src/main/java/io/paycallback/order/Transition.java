@@ -10,9 +10,9 @@ import java.util.Locale;
  *
  * @param events the downstream events it causes, for the caller to write in the same transaction
  */
-public record Transition(Result result, String reason, List<DownstreamEvent> events) {
+public record Transition(Kind result, String reason, List<DownstreamEvent> events) {
 
-    public enum Result {
+    public enum Kind {
         PAID,
         DUPLICATE,
         REFUND_REQUESTED,
@@ -25,17 +25,17 @@ public record Transition(Result result, String reason, List<DownstreamEvent> eve
         }
     }
 
-    public static Transition of(Result result, List<DownstreamEvent> events) {
+    public static Transition of(Kind result, List<DownstreamEvent> events) {
         return new Transition(result, null, events);
     }
 
     /** Nothing changed: the callback was settled before, and its effects were emitted then. */
     public static Transition duplicate() {
-        return of(Result.DUPLICATE, List.of());
+        return of(Kind.DUPLICATE, List.of());
     }
 
     /** Never retried: the row is dead-lettered and a person is alerted. */
     public static Transition deadLetter(String reason, DownstreamEvent alert) {
-        return new Transition(Result.DEAD_LETTER, reason, List.of(alert));
+        return new Transition(Kind.DEAD_LETTER, reason, List.of(alert));
     }
 }

@@ -74,8 +74,8 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
 
     @Override
     public List<String> results() {
-        return Arrays.stream(Transition.Result.values()).filter(result -> result != Transition.Result.DEAD_LETTER)
-                .map(Transition.Result::tag).toList();
+        return Arrays.stream(Transition.Kind.values()).filter(result -> result != Transition.Kind.DEAD_LETTER)
+                .map(Transition.Kind::tag).toList();
     }
 
     @Override
@@ -97,7 +97,7 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
                     for (int i = 0; i < callbacks.size(); i++) {
                         Transition transition = transitions.get(i);
                         Lease lease = byId.get(callbacks.get(i).id());
-                        steps.add(transition.result() == Transition.Result.DEAD_LETTER
+                        steps.add(transition.result() == Transition.Kind.DEAD_LETTER
                                 ? BatchTransactions.Step.dead(lease, transition.reason())
                                 : BatchTransactions.Step.done(lease, transition.result().tag()));
                         events.addAll(transition.events());

@@ -55,7 +55,7 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
     public OrderQueryHandler(Pool pool, Leases leases, ProviderCalls calls, OrderQueries queries, Orders orders,
                       CallbackInbox inbox, Outbox outbox, ProviderClients providers, QueryRateLimits limits,
                       OrderQueryMetrics metrics, PayCallbackConfig config) {
-        super(OrderQueries.TABLE, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
+        super(OrderQueries.TABLE, QueryTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
         this.queries = queries;
         this.orders = orders;
         this.inbox = inbox;
@@ -88,7 +88,7 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
     }
 
     /** What a query row's try came to, when it was not a dead letter. */
-    enum Result {
+    enum QueryTry {
         /** The providers were asked and none has the order paid yet: the next query is scheduled. */
         QUERIED,
         /** A query found the order paid: the answer is stored like a callback and settles the order through it. */
@@ -103,12 +103,12 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
     }
 
     @Override
-    protected Outcome call(Lease lease, OrderQueries.OrderQuery query, Calls calls) {
+    protected AfterCall call(Lease lease, OrderQueries.OrderQuery query, Calls calls) {
         boolean pending = orders.find(pool, query.merchantId(), query.outTradeNo()).await().atMost(timeout)
                 .map(order -> order.status() == OrderStatus.PENDING).orElse(false);
         List<ProviderClient> clients = providers.forMerchant(query.merchantId());
         if (!pending || clients.isEmpty()) {
-            return new Finished(Result.NOT_NEEDED);
+            return new Finished(QueryTry.NOT_NEEDED);
         }
         List<String> answers = new ArrayList<>();
         for (ProviderClient client : clients) {
@@ -118,17 +118,17 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
                 metrics.foundPaid(client.channel(), stored instanceof Reservation.Reserved);
                 LOG.warnf("Order %s of merchant %s found paid by a %s query: its callbacks were lost",
                         query.outTradeNo(), query.merchantId(), client.channel().path());
-                return new Finished(Result.FOUND_PAID);
+                return new Finished(QueryTry.FOUND_PAID);
             }
         }
         String summary = String.join("; ", answers);
-        return nextRound(lease, settings.schedule(), Result.QUERIED, summary,
+        return nextRound(lease, settings.schedule(), QueryTry.QUERIED, summary,
                 () -> "order still PENDING after " + (lease.failures() + 1) + " queries: " + summary);
     }
 
     private PaymentAnswer ask(ProviderClient client, OrderQueries.OrderQuery query, List<String> answers, Calls calls) {
         if (!limits.acquire(client.channel(), query.merchantId())) {
-            metrics.query(client.channel(), OrderQueryMetrics.Result.RATE_LIMITED);
+            metrics.query(client.channel(), OrderQueryMetrics.Asked.RATE_LIMITED);
             answers.add(client.channel().path() + " rate limited");
             return null;
         }
@@ -136,14 +136,14 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
             PaymentAnswer answer = calls.ask(query.merchantId(), query.outTradeNo(), client.channel(), OPERATION, null,
                     () -> client.queryPayment(query.merchantId(), query.outTradeNo()), OrderQueryHandler::said, timeout);
             if (answer instanceof PaymentAnswer.NotPaid notPaid) {
-                metrics.query(client.channel(), OrderQueryMetrics.Result.NOT_PAID);
+                metrics.query(client.channel(), OrderQueryMetrics.Asked.NOT_PAID);
                 answers.add(client.channel().path() + " " + notPaid.state());
             } else {
-                metrics.query(client.channel(), OrderQueryMetrics.Result.PAID);
+                metrics.query(client.channel(), OrderQueryMetrics.Asked.PAID);
             }
             return answer;
         } catch (ProviderException failed) {
-            metrics.query(client.channel(), OrderQueryMetrics.Result.FAILED);
+            metrics.query(client.channel(), OrderQueryMetrics.Asked.FAILED);
             answers.add(failed.getMessage());
             return null;
         }

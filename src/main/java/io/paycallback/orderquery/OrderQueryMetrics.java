@@ -15,7 +15,7 @@ public class OrderQueryMetrics {
     static final String FOUND_PAID = "paycallback.reconcile.found.paid";
 
     /** The closed set of query results. */
-    enum Result {
+    enum Asked {
         PAID, NOT_PAID, FAILED, RATE_LIMITED;
 
         String tag() {
@@ -28,14 +28,14 @@ public class OrderQueryMetrics {
     public OrderQueryMetrics(MeterRegistry registry) {
         this.registry = registry;
         for (ChannelId channel : ChannelId.values()) {
-            for (Result result : Result.values()) {
+            for (Asked result : Asked.values()) {
                 queries(channel, result);
             }
             foundPaid(channel);
         }
     }
 
-    void query(ChannelId channel, Result result) {
+    void query(ChannelId channel, Asked result) {
         queries(channel, result).increment();
     }
 
@@ -45,7 +45,7 @@ public class OrderQueryMetrics {
         }
     }
 
-    private Counter queries(ChannelId channel, Result result) {
+    private Counter queries(ChannelId channel, Asked result) {
         return Counter.builder(QUERIES).description("Payment queries to the providers, by result")
                 .tags("channel", channel.path(), "result", result.tag()).register(registry);
     }

@@ -61,9 +61,10 @@ public class Outbox {
             SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
             FROM outbox_archive WHERE merchant_id = ? AND out_trade_no = ? ORDER BY id""";
 
+    // The conditions of an EventQuery go where %s is, each " AND column = ?".
     static final String LIST_BY_STATUS = """
             SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
-            FROM outbox WHERE status = ? ORDER BY next_retry_at DESC LIMIT ?""";
+            FROM outbox WHERE status = ?%s ORDER BY next_retry_at DESC, id DESC LIMIT ?""";
 
     private final ObjectMapper json;
     private final Clock clock;
@@ -184,9 +185,27 @@ public class Outbox {
         return client.preparedQuery(LIST_ARCHIVED_FOR_ORDER).execute(Tuple.of(merchantId, outTradeNo)).map(Outbox::events);
     }
 
-    /** Events in one status, the latest due first (the dead letters, for an operator). */
-    public Uni<List<OutboxEvent>> list(SqlClient client, RowStatus status, int limit) {
-        return client.preparedQuery(LIST_BY_STATUS).execute(Tuple.of(status.code(), limit)).map(Outbox::events);
+    /** Events in one status, narrowed by any of merchant, type and destination (null: any). */
+    public record EventQuery(RowStatus status, String merchantId, EventType type, String destination) {
+    }
+
+    /** The query's events, the latest due first (the dead letters, for an operator). */
+    public Uni<List<OutboxEvent>> list(SqlClient client, EventQuery query, int limit) {
+        StringBuilder where = new StringBuilder();
+        Tuple params = Tuple.tuple().addInteger(query.status().code());
+        if (query.merchantId() != null) {
+            where.append(" AND merchant_id = ?");
+            params.addString(query.merchantId());
+        }
+        if (query.type() != null) {
+            where.append(" AND type = ?");
+            params.addString(query.type().wire());
+        }
+        if (query.destination() != null) {
+            where.append(" AND destination = ?");
+            params.addString(query.destination());
+        }
+        return client.preparedQuery(LIST_BY_STATUS.formatted(where)).execute(params.addInteger(limit)).map(Outbox::events);
     }
 
     private static List<OutboxEvent> events(Iterable<Row> rows) {

@@ -96,7 +96,7 @@ final class AlipayClient implements ProviderClient, StatementClient {
     public TradeBill tradeBill(String merchantId, LocalDate billDate) {
         ObjectNode biz = JSON.createObjectNode().put("bill_type", "trade").put("bill_date", billDate.toString());
         Duration limit = Downloads.atLeast(timeout);
-        Answer answer = call(merchantId, BILL_URL, biz, limit).await().atMost(limit.plusSeconds(2));
+        SignedFields answer = call(merchantId, BILL_URL, biz, limit).await().atMost(limit.plusSeconds(2));
         String subCode = answer.fields().get("sub_code");
         // Spelt isp.bill_not_exist in today's gateway and BILL_NOT_EXIST in older documents: accept either.
         if (!SUCCESS.equals(answer.fields().get("code")) && subCode != null
@@ -207,14 +207,14 @@ final class AlipayClient implements ProviderClient, StatementClient {
     }
 
     /** A verified answer: its fields as text, and the body as received. */
-    private record Answer(Map<String, String> fields, byte[] body) {
+    private record SignedFields(Map<String, String> fields, byte[] body) {
     }
 
-    private Uni<Answer> call(String merchantId, String method, ObjectNode bizContent) {
+    private Uni<SignedFields> call(String merchantId, String method, ObjectNode bizContent) {
         return call(merchantId, method, bizContent, timeout);
     }
 
-    private Uni<Answer> call(String merchantId, String method, ObjectNode bizContent, Duration timeout) {
+    private Uni<SignedFields> call(String merchantId, String method, ObjectNode bizContent, Duration timeout) {
         Keys keys = merchants.get(merchantId);
         Map<String, String> params = signedParams(keys.appId(), keys.appPrivateKey(), method, bizContent, clock.instant());
         String form = params.entrySet().stream()
@@ -242,12 +242,12 @@ final class AlipayClient implements ProviderClient, StatementClient {
         return params;
     }
 
-    private static Answer verified(Keys keys, String method, ProviderHttp.Response response) {
+    private static SignedFields verified(Keys keys, String method, ProviderHttp.Response response) {
         if (response.status() >= 500) {
             throw new ProviderException(PROVIDER, new ProviderFailure.ServerError(response.status(), null));
         }
         String body = new String(response.body(), StandardCharsets.UTF_8);
-        AlipayGatewayMessages.Answer answer = AlipayGatewayMessages.answer(body, method)
+        AlipayGatewayMessages.GatewayAnswer answer = AlipayGatewayMessages.answer(body, method)
                 .orElseThrow(() -> new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("no " + method + " answer")));
         if (!answer.verifies(keys.alipayPublicKey())) {
             throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer sign does not verify"));
@@ -259,10 +259,10 @@ final class AlipayClient implements ProviderClient, StatementClient {
         } catch (Exception e) {
             throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer is not JSON"));
         }
-        return new Answer(fields, response.body());
+        return new SignedFields(fields, response.body());
     }
 
-    private static Map<String, String> succeeded(Answer answer) {
+    private static Map<String, String> succeeded(SignedFields answer) {
         String code = answer.fields().getOrDefault("code", "");
         if (SUCCESS.equals(code)) {
             return answer.fields();

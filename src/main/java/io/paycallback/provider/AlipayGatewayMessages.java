@@ -39,7 +39,7 @@ public final class AlipayGatewayMessages {
     }
 
     /** The method's answer as signed text and its signature. */
-    public record Answer(String responseJson, String sign) {
+    public record GatewayAnswer(String responseJson, String sign) {
 
         public boolean verifies(PublicKey alipayPublicKey) {
             return sign != null && Signatures.sha256WithRsa(alipayPublicKey,
@@ -51,7 +51,7 @@ public final class AlipayGatewayMessages {
      * @param method e.g. {@code alipay.trade.query}; its answer is under {@code alipay_trade_query_response}, a gateway
      *               error under {@code error_response}
      */
-    public static Optional<Answer> answer(String body, String method) {
+    public static Optional<GatewayAnswer> answer(String body, String method) {
         String wanted = method.replace('.', '_') + "_response";
         String response = null;
         String sign = null;
@@ -76,6 +76,6 @@ public final class AlipayGatewayMessages {
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
-        return response == null ? Optional.empty() : Optional.of(new Answer(response, sign));
+        return response == null ? Optional.empty() : Optional.of(new GatewayAnswer(response, sign));
     }
 }

@@ -60,7 +60,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     protected abstract Uni<R> load(SqlClient client, long id);
 
     /** One try: the provider calls, through {@link Calls#ask}, and what becomes of the row. Blocking. */
-    protected abstract Outcome call(Lease lease, R row, Calls calls);
+    protected abstract AfterCall call(Lease lease, R row, Calls calls);
 
     /** The alert for a row given up on, inside the transaction that buries it. */
     protected abstract Uni<AfterCommit> alert(SqlClient transaction, R row, String reason);
@@ -72,25 +72,25 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     }
 
     /** What becomes of the row after its calls. */
-    public sealed interface Outcome {
+    public sealed interface AfterCall {
     }
 
     /** The row is done; {@code result} is one of the handler's results. */
-    public record Finished(Enum<?> result, Writes writes) implements Outcome {
+    public record Finished(Enum<?> result, Writes writes) implements AfterCall {
         public Finished(Enum<?> result) {
             this(result, Writes.NONE);
         }
     }
 
     /** Asked again after {@code delay}, the try counted; {@code note} is kept as the row's last_error. */
-    public record Again(Enum<?> result, Duration delay, String note, Writes writes) implements Outcome {
+    public record Again(Enum<?> result, Duration delay, String note, Writes writes) implements AfterCall {
         public Again(Enum<?> result, Duration delay, String note) {
             this(result, delay, note, Writes.NONE);
         }
     }
 
     /** Given up at once (refused, mismatched, out of rounds): dead letter and {@link #alert}. */
-    public record GiveUp(String reason) implements Outcome {
+    public record GiveUp(String reason) implements AfterCall {
     }
 
     /**
@@ -98,7 +98,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
      *
      * @param lastReason why the row is given up after the last round
      */
-    public static Outcome nextRound(Lease lease, List<Duration> schedule, Enum<?> result, String note,
+    public static AfterCall nextRound(Lease lease, List<Duration> schedule, Enum<?> result, String note,
                                     Supplier<String> lastReason) {
         int round = lease.failures();
         return round < schedule.size()
@@ -129,7 +129,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     protected final Attempted attempt(Lease lease) {
         R row = load(pool, lease.id()).await().atMost(timeout);
         Calls made = new Calls();
-        Outcome outcome;
+        AfterCall outcome;
         try {
             outcome = call(lease, row, made);
         } finally {

@@ -35,7 +35,7 @@ public class StatementMetrics {
     static final String LAST_SUCCESS = "paycallback.statement.last.success.timestamp.seconds";
 
     /** The closed set of what a run's try came to. */
-    public enum Result {
+    public enum RunTry {
         MATCHED, DIFFERENCES, CREATING, FAILED, DEAD;
 
         String tag() {
@@ -58,7 +58,7 @@ public class StatementMetrics {
         this.runs = runs;
         this.clock = clock;
         for (ChannelId channel : ChannelId.values()) {
-            for (Result result : Result.values()) {
+            for (RunTry result : RunTry.values()) {
                 runs(channel, result);
             }
             lines(channel);
@@ -81,7 +81,7 @@ public class StatementMetrics {
                 .description("How long the oldest open statement discrepancy has been open (0: none)").register(registry);
     }
 
-    void run(ChannelId channel, Result result) {
+    void run(ChannelId channel, RunTry result) {
         runs(channel, result).increment();
     }
 
@@ -117,7 +117,7 @@ public class StatementMetrics {
         }
     }
 
-    private Counter runs(ChannelId channel, Result result) {
+    private Counter runs(ChannelId channel, RunTry result) {
         return Counter.builder(RUNS).description("Statement run tries, by result")
                 .tags("channel", channel.path(), "result", result.tag()).register(registry);
     }

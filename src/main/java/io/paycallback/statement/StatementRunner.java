@@ -101,8 +101,8 @@ public class StatementRunner implements LeaseHandler {
 
     @Override
     public List<String> results() {
-        return List.of(StatementMetrics.Result.MATCHED.tag(), StatementMetrics.Result.DIFFERENCES.tag(),
-                StatementMetrics.Result.CREATING.tag());
+        return List.of(StatementMetrics.RunTry.MATCHED.tag(), StatementMetrics.RunTry.DIFFERENCES.tag(),
+                StatementMetrics.RunTry.CREATING.tag());
     }
 
     @Override
@@ -154,8 +154,8 @@ public class StatementRunner implements LeaseHandler {
         pool.withTransaction(tx -> runs.record(tx, lease, state, digest, sink.totals(), ours, sink.count())
                 .chain(() -> leases.finish(tx, lease))).await().atMost(timeout);
         lines.deleteAged(run.merchantId(), run.channel().path(), run.billDate().minusDays(window + 1), compareTimeout);
-        StatementMetrics.Result result = state == RunState.MATCHED
-                ? StatementMetrics.Result.MATCHED : StatementMetrics.Result.DIFFERENCES;
+        StatementMetrics.RunTry result = state == RunState.MATCHED
+                ? StatementMetrics.RunTry.MATCHED : StatementMetrics.RunTry.DIFFERENCES;
         metrics.run(run.channel(), result);
         // Where a slow run spent its time: the download and staging, the set-based comparison, the repairs' queries.
         LOG.infof("Statement %s of merchant %s for %s: %d lines, %d open, %d repaired; read and staged in %.1f s,"
@@ -176,13 +176,13 @@ public class StatementRunner implements LeaseHandler {
             pool.withTransaction(tx -> runs.state(tx, lease, RunState.CREATING)
                     .chain(() -> leases.release(tx, lease, settings.creatingRetry(), "bill not ready: " + notReady.code())))
                     .await().atMost(timeout);
-            metrics.run(run.channel(), StatementMetrics.Result.CREATING);
-            return Attempted.done(lease, StatementMetrics.Result.CREATING.tag());
+            metrics.run(run.channel(), StatementMetrics.RunTry.CREATING);
+            return Attempted.done(lease, StatementMetrics.RunTry.CREATING.tag());
         }
         String reason = "the provider was still making the bill at the end of the day: " + notReady.code();
         AfterCommit alert = pool.withTransaction(tx -> leases.bury(tx, lease, reason)
                 .chain(() -> giveUp(tx, lease, reason))).await().atMost(timeout);
-        metrics.run(run.channel(), StatementMetrics.Result.DEAD);
+        metrics.run(run.channel(), StatementMetrics.RunTry.DEAD);
         return Attempted.dead(lease, reason, alert);
     }
 
@@ -197,7 +197,7 @@ public class StatementRunner implements LeaseHandler {
         return runs.stateOf(transaction, lease.id(), RunState.FAILED)
                 .chain(() -> runs.find(transaction, lease.id()))
                 .flatMap(run -> {
-                    metrics.run(run.channel(), StatementMetrics.Result.DEAD);
+                    metrics.run(run.channel(), StatementMetrics.RunTry.DEAD);
                     return outbox.emit(transaction, new DownstreamEvent.Alert("statement:" + run.id(),
                             Subject.Trade.channel(run.merchantId(), run.channel().path()),
                             "statement run of " + run.billDate() + " given up: " + reason));

@@ -66,7 +66,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
 
     public RefundSubmitter(Pool pool, Leases leases, ProviderCalls calls, Refunds refunds, StoredCallbacks callbacks,
                            CallbackInbox inbox, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
-        super(Refunds.SUBMISSIONS, Result.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
+        super(Refunds.SUBMISSIONS, SubmissionTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
         this.refunds = refunds;
         this.callbacks = callbacks;
         this.inbox = inbox;
@@ -80,7 +80,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
     }
 
     /** What a submission row's try came to, when it was not a dead letter. */
-    enum Result {
+    enum SubmissionTry {
         /** The refund was settled already, or is gone: nothing to submit. */
         DUPLICATE,
         /** The provider accepted the refund. */
@@ -97,11 +97,11 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
     }
 
     @Override
-    protected Outcome call(Lease lease, Submission submission, Calls calls) {
+    protected AfterCall call(Lease lease, Submission submission, Calls calls) {
         Optional<Refunds.Request> request = refunds.findRequest(pool, submission.merchantId(), submission.channel(),
                 submission.refundNo()).await().atMost(timeout);
         if (request.isEmpty() || request.get().status().settled()) {
-            return new Finished(Result.DUPLICATE);
+            return new Finished(SubmissionTry.DUPLICATE);
         }
         Refunds.Request refund = request.get();
         Optional<ProviderClient> client = ChannelId.fromPath(submission.channel())
@@ -120,7 +120,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                 : awaitFinalState(lease, submission, refund, client.get(), order, calls);
     }
 
-    private Outcome submit(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
+    private AfterCall submit(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
                            RefundOrder order, Calls calls) {
         RefundAnswer answer;
         try {
@@ -145,15 +145,15 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                         subject(submission, refund))))
                 .map(Emitted::new);
         return answer.settled().isPresent()
-                ? new Finished(Result.REFUND_SUBMITTED, accepted)
-                : new Again(Result.REFUND_SUBMITTED, delay(lease), AWAITING, accepted);
+                ? new Finished(SubmissionTry.REFUND_SUBMITTED, accepted)
+                : new Again(SubmissionTry.REFUND_SUBMITTED, delay(lease), AWAITING, accepted);
     }
 
     /**
      * Accepted but not final: ask on the query schedule until the answer, or the provider's notice, settles it; after
      * the last query, a dead letter and an alert, never silence.
      */
-    private Outcome awaitFinalState(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
+    private AfterCall awaitFinalState(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
                                     RefundOrder order, Calls calls) {
         Optional<Notice.Refund> settled = calls.ask(submission.merchantId(), OutTradeNo.valueOrNull(refund.outTradeNo()), client.channel(),
                 QUERY, submission.refundNo(), () -> client.queryRefund(order, refund.channelRefundId()),
@@ -164,9 +164,9 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                 return new GiveUp(mismatch.get());
             }
             store(settled.get(), settled.get().toString().getBytes(StandardCharsets.UTF_8));
-            return new Finished(Result.REFUND_SETTLED);
+            return new Finished(SubmissionTry.REFUND_SETTLED);
         }
-        return nextRound(lease, schedule, Result.QUERIED, AWAITING, () -> "refund " + submission.refundNo()
+        return nextRound(lease, schedule, SubmissionTry.QUERIED, AWAITING, () -> "refund " + submission.refundNo()
                 + " still not final after " + (lease.failures() + 1) + " queries");
     }
 

@@ -46,7 +46,8 @@ class ApiDocumentTest {
                     continue;
                 }
                 Path sub = method.getAnnotation(Path.class);
-                String path = sub == null ? base : base + "/" + sub.value();
+                // A path parameter's pattern ({table: a|b}) is not part of the documented path.
+                String path = (sub == null ? base : base + "/" + sub.value()).replaceAll("\\{(\\w+):[^}]*}", "{$1}");
                 operations.add(verb.toUpperCase(Locale.ROOT) + " " + path);
                 JsonNode operation = paths.path(path).path(verb);
                 assertThat(operation.isObject()).as("%s %s is in the document", verb, path).isTrue();

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -185,13 +184,12 @@ class CallbackResourceTest {
             connection.preparedQuery("UPDATE pay_callback_log SET last_error = 'held by a transition' WHERE id = ?")
                     .execute(Tuple.of(id)).await().indefinitely();
 
-            long start = System.nanoTime();
+            // Answered while the row is still locked: a repeat that waited for the lock would outlast the store
+            // timeout (3 s, far below the lock wait timeout) and be answered 500.
             List<Integer> statuses = Concurrently.times(20, () -> Send.payment(callback).statusCode());
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 
             transaction.rollback().await().indefinitely();
             assertThat(statuses).hasSize(20).containsOnly(200);
-            assertThat(elapsed).isLessThan(Duration.ofSeconds(5));
         } finally {
             connection.close().await().indefinitely();
         }

@@ -1,7 +1,6 @@
 package io.paycallback.closing;
 
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.console.OrderTimeline;
 import io.paycallback.db.LostRaces;
 import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.LeaseProcessor;
@@ -10,6 +9,7 @@ import io.paycallback.lease.Leases;
 import io.paycallback.lease.ProcessingMetrics;
 import io.paycallback.lease.Scanner;
 import io.paycallback.lease.Worker;
+import io.paycallback.ops.OrderTimeline;
 import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;

@@ -95,10 +95,10 @@ class ConsoleTest {
 
     @Test
     void theScriptAndStylesheetAreServedByTheServiceItself() throws Exception {
-        given().get(ConsoleResource.HTMX).then().statusCode(200).body(org.hamcrest.Matchers.containsString("htmx"));
+        given().get(ConsolePage.HTMX).then().statusCode(200).body(org.hamcrest.Matchers.containsString("htmx"));
         given().get("/console-assets/console.css").then().statusCode(200);
         String pom = Files.readString(Path.of("pom.xml"));
-        assertThat(ConsoleResource.HTMX).as("the webjar's version in the pom").contains(
+        assertThat(ConsolePage.HTMX).as("the webjar's version in the pom").contains(
                 "/" + pom.replaceAll("(?s).*<htmx.version>([^<]+)</htmx.version>.*", "$1") + "/");
     }
 

@@ -199,7 +199,7 @@ class AdminAndHousekeepingTest {
         db.update("INSERT INTO order_queries (merchant_id, out_trade_no, status, retry_count, next_retry_at, created_at,"
                 + " updated_at) VALUES ('default', ?, 1, 1, DATE_SUB(NOW(3), INTERVAL 2 DAY), NOW(3), NOW(3))", old);
 
-        Housekeeping.Result result = housekeeping.runOnce();
+        Housekeeping.Swept result = housekeeping.runOnce();
         assertThat(result.purged()).isGreaterThanOrEqualTo(1);
         assertThat(db.count("SELECT COUNT(*) FROM order_queries WHERE out_trade_no = ?", ancient)).isZero();
         assertThat(db.count("SELECT COUNT(*) FROM order_queries WHERE out_trade_no = ?", old)).isEqualTo(1);
@@ -221,7 +221,7 @@ class AdminAndHousekeepingTest {
 
         long compacted = db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", old).getLong("id");
         Api.authorized().post("/admin/callbacks/payment/" + compacted + "/replay").then().statusCode(409);
-        Housekeeping.Result again = housekeeping.runOnce();
+        Housekeeping.Swept again = housekeeping.runOnce();
         assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log_archive WHERE channel_trade_no = ?", ancient)).isEqualTo(1);
         assertThat(again.archived()).isGreaterThanOrEqualTo(0);
     }

@@ -63,7 +63,7 @@ class ProviderSigningSdkCrossCheckTest {
                 + "\"trade_status\":\"TRADE_SUCCESS\",\"total_amount\":\"88.00\",\"fund_bill_list\":[{\"fund_channel\":\"ALIPAYACCOUNT\",\"amount\":\"88.00\"}]}";
         String sign = AlipaySignature.rsaSign(response, base64(ALIPAY.getPrivate().getEncoded()), "utf-8", "RSA2");
         String body = "{\"alipay_trade_query_response\":" + response + ",\"sign\":\"" + sign + "\"}";
-        AlipayGatewayMessages.Answer answer = AlipayGatewayMessages.answer(body, "alipay.trade.query").orElseThrow();
+        AlipayGatewayMessages.GatewayAnswer answer = AlipayGatewayMessages.answer(body, "alipay.trade.query").orElseThrow();
         assertEquals(response, answer.responseJson());
         assertTrue(answer.verifies(ALIPAY.getPublic()));
         String altered = body.replace("88.00\",\"fund", "8.00\",\"fund");

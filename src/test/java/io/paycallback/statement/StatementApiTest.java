@@ -49,7 +49,7 @@ class StatementApiTest {
                 payment(second, "4200" + second, "3.00", "CNY", SUCCEEDED)), BillFiles.WxOptions.standard());
         providers.bill("wxpay", date, "ok", file.gzip(), file.sha1Hex());
         schedule.enrol(ChannelId.WXPAY, date);
-        StatementLedger.drained(scanner, () -> runRow(db, date));
+        StatementLedger.drained(scanner, db, () -> runRow(db, date));
 
         Api.as(Api.ALICE_TOKEN).get("/admin/statements/runs?channel=wxpay&from=" + date + "&to=" + date).then()
                 .statusCode(200).body("$", hasSize(1)).body("[0].state", equalTo("DIFFERENCES"))
@@ -76,7 +76,7 @@ class StatementApiTest {
         Api.as(Api.BOB_TOKEN).contentType("application/json")
                 .body("{\"channel\":\"wxpay\",\"billDate\":\"" + date + "\"}").post("/admin/statements/runs").then()
                 .statusCode(200).body("outcome", equalTo("requeued"));
-        StatementLedger.drained(scanner, () -> runRow(db, date));
+        StatementLedger.drained(scanner, db, () -> runRow(db, date));
         Api.as(Api.BOB_TOKEN).get("/admin/statements/discrepancies?channel=wxpay&billDate=" + date).then()
                 .statusCode(200).body("$", hasSize(2))
                 .body("find { it.id == " + resolved + " }.state", equalTo("RESOLVED"))
@@ -94,7 +94,7 @@ class StatementApiTest {
     }
 
     private static io.vertx.mutiny.sqlclient.Row runRow(Db db, LocalDate date) {
-        return db.first("SELECT status, retry_count, state FROM statement_runs WHERE channel = 'wxpay' AND bill_date = ?",
+        return db.first("SELECT id, status, retry_count, state FROM statement_runs WHERE channel = 'wxpay' AND bill_date = ?",
                 date);
     }
 

@@ -72,7 +72,7 @@ class StatementPropertyTest {
                 }
                 serve(channel, date, lines);
                 schedule.enrol(channel, date);
-                StatementLedger.drained(scanner, () -> db.first("SELECT status, retry_count, state FROM statement_runs"
+                StatementLedger.drained(scanner, db, () -> db.first("SELECT id, status, retry_count, state FROM statement_runs"
                         + " WHERE channel = ? AND bill_date = ?", channel.path(), date));
                 Set<String> found = db.rows("""
                                 SELECT d.kind, d.item, d.ident FROM statement_discrepancies d JOIN statement_runs r ON r.id = d.run_id

@@ -345,7 +345,7 @@ class StatementRunTest {
 
     private Row runDay(ChannelId channel, LocalDate date) {
         schedule.enrol(channel, date);
-        return StatementLedger.drained(scanner, () -> runRow(channel, date));
+        return StatementLedger.drained(scanner, db, () -> runRow(channel, date));
     }
 
     private Row runRow(ChannelId channel, LocalDate date) {
@@ -371,6 +371,6 @@ class StatementRunTest {
         Api.authorized().contentType("application/json")
                 .body("{\"channel\":\"" + channel.path() + "\",\"billDate\":\"" + date + "\"}")
                 .post("/admin/statements/runs").then().statusCode(200);
-        StatementLedger.drained(scanner, () -> runRow(channel, date));
+        StatementLedger.drained(scanner, db, () -> runRow(channel, date));
     }
 }

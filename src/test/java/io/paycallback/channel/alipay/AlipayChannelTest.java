@@ -1,10 +1,10 @@
 package io.paycallback.channel.alipay;
 
-import io.paycallback.channel.Answer;
+import io.paycallback.channel.CallbackAnswer;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Outcome;
+import io.paycallback.channel.CallbackOutcome;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.Verdict;
@@ -198,12 +198,12 @@ class AlipayChannelTest {
 
     @Test
     void answersInAlipayFormat() {
-        assertEquals(new Answer(200, "text/plain", "success"), channel.answer(Outcome.ACCEPTED));
-        assertEquals(new Answer(401, "text/plain", "fail"), channel.answer(Outcome.BAD_SIGNATURE));
-        assertEquals(new Answer(400, "text/plain", "fail"), channel.answer(Outcome.MALFORMED));
-        assertEquals(new Answer(503, "text/plain", "fail"), channel.answer(Outcome.BUSY));
-        assertEquals(new Answer(500, "text/plain", "fail"), channel.answer(Outcome.STORE_FAILED));
-        assertEquals(new Answer(413, "text/plain", "fail"), channel.answer(Outcome.TOO_LARGE));
-        assertEquals(new Answer(404, "text/plain", "fail"), channel.answer(Outcome.UNKNOWN_MERCHANT));
+        assertEquals(new CallbackAnswer(200, "text/plain", "success"), channel.answer(CallbackOutcome.ACCEPTED));
+        assertEquals(new CallbackAnswer(401, "text/plain", "fail"), channel.answer(CallbackOutcome.BAD_SIGNATURE));
+        assertEquals(new CallbackAnswer(400, "text/plain", "fail"), channel.answer(CallbackOutcome.MALFORMED));
+        assertEquals(new CallbackAnswer(503, "text/plain", "fail"), channel.answer(CallbackOutcome.BUSY));
+        assertEquals(new CallbackAnswer(500, "text/plain", "fail"), channel.answer(CallbackOutcome.STORE_FAILED));
+        assertEquals(new CallbackAnswer(413, "text/plain", "fail"), channel.answer(CallbackOutcome.TOO_LARGE));
+        assertEquals(new CallbackAnswer(404, "text/plain", "fail"), channel.answer(CallbackOutcome.UNKNOWN_MERCHANT));
     }
 }

@@ -1,10 +1,10 @@
 package io.paycallback.channel.stripe;
 
-import io.paycallback.channel.Answer;
+import io.paycallback.channel.CallbackAnswer;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Outcome;
+import io.paycallback.channel.CallbackOutcome;
 import io.paycallback.channel.Verdict;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
@@ -235,14 +235,14 @@ class StripeChannelTest {
 
     @Test
     void answersInStripeFormat() {
-        assertEquals(new Answer(200, "application/json", "{\"received\":true}"), channel.answer(Outcome.ACCEPTED));
-        assertEquals(400, channel.answer(Outcome.BAD_SIGNATURE).status());
-        assertEquals(400, channel.answer(Outcome.MALFORMED).status());
-        assertEquals(503, channel.answer(Outcome.BUSY).status());
-        assertEquals(500, channel.answer(Outcome.STORE_FAILED).status());
-        assertEquals(413, channel.answer(Outcome.TOO_LARGE).status());
-        assertEquals(404, channel.answer(Outcome.UNKNOWN_MERCHANT).status());
-        for (Outcome outcome : Outcome.values()) {
+        assertEquals(new CallbackAnswer(200, "application/json", "{\"received\":true}"), channel.answer(CallbackOutcome.ACCEPTED));
+        assertEquals(400, channel.answer(CallbackOutcome.BAD_SIGNATURE).status());
+        assertEquals(400, channel.answer(CallbackOutcome.MALFORMED).status());
+        assertEquals(503, channel.answer(CallbackOutcome.BUSY).status());
+        assertEquals(500, channel.answer(CallbackOutcome.STORE_FAILED).status());
+        assertEquals(413, channel.answer(CallbackOutcome.TOO_LARGE).status());
+        assertEquals(404, channel.answer(CallbackOutcome.UNKNOWN_MERCHANT).status());
+        for (CallbackOutcome outcome : CallbackOutcome.values()) {
             assertEquals("application/json", channel.answer(outcome).contentType());
         }
     }

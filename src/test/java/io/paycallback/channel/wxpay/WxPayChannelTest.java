@@ -1,10 +1,10 @@
 package io.paycallback.channel.wxpay;
 
-import io.paycallback.channel.Answer;
+import io.paycallback.channel.CallbackAnswer;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Outcome;
+import io.paycallback.channel.CallbackOutcome;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.Verdict;
@@ -139,7 +139,7 @@ class WxPayChannelTest {
         headers.put("wechatpay-signature", "WECHATPAY/SIGNTEST/" + headers.get("wechatpay-signature"));
         Verdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body()));
         assertEquals(new Verdict.BadSignature("signature probe"), verdict);
-        assertEquals(401, channel.answer(Outcome.BAD_SIGNATURE).status());
+        assertEquals(401, channel.answer(CallbackOutcome.BAD_SIGNATURE).status());
     }
 
     @ParameterizedTest
@@ -249,16 +249,16 @@ class WxPayChannelTest {
 
     @Test
     void answersInWeChatPayFormat() {
-        assertEquals(new Answer(200, "application/json", "{\"code\":\"SUCCESS\",\"message\":\"\u6210\u529f\"}"), channel.answer(Outcome.ACCEPTED));
-        assertFail(401, channel.answer(Outcome.BAD_SIGNATURE));
-        assertFail(400, channel.answer(Outcome.MALFORMED));
-        assertFail(503, channel.answer(Outcome.BUSY));
-        assertFail(500, channel.answer(Outcome.STORE_FAILED));
-        assertFail(413, channel.answer(Outcome.TOO_LARGE));
-        assertFail(404, channel.answer(Outcome.UNKNOWN_MERCHANT));
+        assertEquals(new CallbackAnswer(200, "application/json", "{\"code\":\"SUCCESS\",\"message\":\"\u6210\u529f\"}"), channel.answer(CallbackOutcome.ACCEPTED));
+        assertFail(401, channel.answer(CallbackOutcome.BAD_SIGNATURE));
+        assertFail(400, channel.answer(CallbackOutcome.MALFORMED));
+        assertFail(503, channel.answer(CallbackOutcome.BUSY));
+        assertFail(500, channel.answer(CallbackOutcome.STORE_FAILED));
+        assertFail(413, channel.answer(CallbackOutcome.TOO_LARGE));
+        assertFail(404, channel.answer(CallbackOutcome.UNKNOWN_MERCHANT));
     }
 
-    private static void assertFail(int status, Answer answer) {
+    private static void assertFail(int status, CallbackAnswer answer) {
         assertEquals(status, answer.status());
         assertEquals("application/json", answer.contentType());
         assertTrue(answer.body().startsWith("{\"code\":\"FAIL\",\"message\":\""), answer.body());

@@ -1,4 +1,4 @@
-package io.paycallback.console;
+package io.paycallback.ops;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

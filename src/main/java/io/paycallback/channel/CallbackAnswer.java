@@ -1,5 +1,5 @@
 package io.paycallback.channel;
 
 /** The HTTP answer in the provider's own format. */
-public record Answer(int status, String contentType, String body) {
+public record CallbackAnswer(int status, String contentType, String body) {
 }

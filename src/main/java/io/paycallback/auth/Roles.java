@@ -1,4 +1,4 @@
-package io.paycallback.api.auth;
+package io.paycallback.auth;
 
 /** The two kinds of caller of the service's own APIs. Provider callbacks carry no bearer token and need no role. */
 public final class Roles {

@@ -5,7 +5,7 @@ package io.paycallback.channel;
  * provider's {@link AnswerFormat} writes the body, and Stripe answers a bad signature 400), so that "stored" is the
  * only success and everything else makes the provider push again.
  */
-public enum Outcome {
+public enum CallbackOutcome {
     /** Reserved now, already reserved, or acknowledged and ignored. */
     ACCEPTED(200, "ok"),
     BAD_SIGNATURE(401, "signature verification failed"),
@@ -21,7 +21,7 @@ public enum Outcome {
     private final int status;
     private final String phrase;
 
-    Outcome(int status, String phrase) {
+    CallbackOutcome(int status, String phrase) {
         this.status = status;
         this.phrase = phrase;
     }

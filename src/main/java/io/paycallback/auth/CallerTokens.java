@@ -1,4 +1,4 @@
-package io.paycallback.api.auth;
+package io.paycallback.auth;
 
 import io.paycallback.config.PayCallbackConfig;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,9 +1,10 @@
-package io.paycallback.console;
+package io.paycallback.ops;
 
 import io.paycallback.closing.CloseRequests;
 import io.paycallback.delivery.DeliveryAttempts;
 import io.paycallback.delivery.RecordedAttempt;
 import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackRow;
 import io.paycallback.inbox.CallbackRows;
 import io.paycallback.lease.RowStatus;
 import io.paycallback.order.Order;
@@ -43,11 +44,31 @@ import java.util.function.ToLongFunction;
 @ApplicationScoped
 public class OrderTimeline {
 
+    /**
+     * An order's whole story, archived rows among the live ones; {@code order} is null when no order has this number
+     * (callbacks may still exist).
+     */
+    public record Timeline(String merchantId, String outTradeNo, Order order, List<Change> changes,
+                           List<Callback> callbacks, List<Refunds.Listed> refunds, List<Event> events) {
+    }
+
+    /** One state change of the order, read off its timestamps, its refunds, its close and its provider calls. */
+    public record Change(LocalDateTime at, String what) {
+    }
+
+    /** @param archived whether housekeeping moved it to the archive, where nothing acts on it any more */
+    public record Callback(CallbackRow row, boolean archived) {
+    }
+
+    /** An event with every HTTP try of it, oldest first. */
+    public record Event(OutboxEvent event, List<RecordedAttempt> attempts, boolean archived) {
+    }
+
     /** Which number an operator searched by. */
     public enum SearchBy {
         ORDER, TRADE, REFUND;
 
-        static Optional<SearchBy> named(String name) {
+        public static Optional<SearchBy> named(String name) {
             for (SearchBy by : values()) {
                 if (by.name().equalsIgnoreCase(name)) {
                     return Optional.of(by);
@@ -100,55 +121,53 @@ public class OrderTimeline {
         });
     }
 
-    public Uni<ConsoleViews.Timeline> read(String merchantId, String outTradeNo) {
+    public Uni<Timeline> read(String merchantId, String outTradeNo) {
         Uni<Optional<Order>> order = orders.find(pool, merchantId, outTradeNo);
         Uni<Optional<Orders.Dates>> dates = orders.dates(pool, merchantId, outTradeNo);
-        Uni<List<ConsoleViews.CallbackLine>> payments = callbackLines(CallbackLog.PAYMENT, merchantId, outTradeNo);
-        Uni<List<ConsoleViews.CallbackLine>> refundCallbacks = callbackLines(CallbackLog.REFUND, merchantId, outTradeNo);
+        Uni<List<Callback>> payments = callbackLines(CallbackLog.PAYMENT, merchantId, outTradeNo);
+        Uni<List<Callback>> refundCallbacks = callbackLines(CallbackLog.REFUND, merchantId, outTradeNo);
         Uni<List<Refunds.Listed>> refundRows = refunds.forOrder(pool, merchantId, outTradeNo);
-        Uni<List<ConsoleViews.EventLine>> events = outbox.listForOrder(pool, merchantId, outTradeNo)
+        Uni<List<Event>> events = outbox.listForOrder(pool, merchantId, outTradeNo)
                 .flatMap(this::withAttempts)
                 .flatMap(live -> outbox.listArchivedForOrder(pool, merchantId, outTradeNo)
                         .flatMap(this::withArchivedAttempts)
-                        .map(archived -> byId(live, archived, ConsoleViews.EventLine::id)));
+                        .map(archived -> byId(live, archived, line -> line.event().id())));
         Uni<Optional<CloseRequests.Listed>> close = closeRequests.forOrder(pool, merchantId, outTradeNo);
         Uni<List<ProviderCalls.Listed>> calls = providerCalls.forOrder(pool, merchantId, outTradeNo);
         return Uni.combine().all().unis(order, dates, payments, refundCallbacks, refundRows, events, close, calls)
                 .with((found, when, paid, refunded, refundList, eventLines, closing, asked) -> {
-                    List<ConsoleViews.CallbackLine> lines = new ArrayList<>(paid);
+                    List<Callback> lines = new ArrayList<>(paid);
                     lines.addAll(refunded);
-                    return new ConsoleViews.Timeline(merchantId, outTradeNo,
-                            found.map(ConsoleViews.OrderLine::of).orElse(null),
-                            changes(found, when, refundList, closing, asked), lines,
-                            refundList.stream().map(ConsoleViews.RefundLine::of).toList(), eventLines);
+                    return new Timeline(merchantId, outTradeNo, found.orElse(null),
+                            changes(found, when, refundList, closing, asked), lines, refundList, eventLines);
                 });
     }
 
-    private Uni<List<ConsoleViews.CallbackLine>> callbackLines(CallbackLog log, String merchantId, String outTradeNo) {
+    private Uni<List<Callback>> callbackLines(CallbackLog log, String merchantId, String outTradeNo) {
         return callbacks.forOrder(log, merchantId, outTradeNo).flatMap(live ->
                 callbacks.archivedForOrder(log, merchantId, outTradeNo).map(archived -> byId(
-                        live.stream().map(row -> ConsoleViews.CallbackLine.of(row, false)).toList(),
-                        archived.stream().map(row -> ConsoleViews.CallbackLine.of(row, true)).toList(),
-                        ConsoleViews.CallbackLine::id)));
+                        live.stream().map(row -> new Callback(row, false)).toList(),
+                        archived.stream().map(row -> new Callback(row, true)).toList(),
+                        line -> line.row().id())));
     }
 
-    private Uni<List<ConsoleViews.EventLine>> withAttempts(List<OutboxEvent> events) {
+    private Uni<List<Event>> withAttempts(List<OutboxEvent> events) {
         if (events.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
         return Multi.createFrom().iterable(events)
                 .onItem().transformToUniAndConcatenate(event -> attempts.list(event.id())
-                        .map(found -> ConsoleViews.EventLine.of(event, found.orElse(List.<RecordedAttempt>of()), false)))
+                        .map(found -> new Event(event, found.orElse(List.of()), false)))
                 .collect().asList();
     }
 
-    private Uni<List<ConsoleViews.EventLine>> withArchivedAttempts(List<OutboxEvent> events) {
+    private Uni<List<Event>> withArchivedAttempts(List<OutboxEvent> events) {
         if (events.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
         return Multi.createFrom().iterable(events)
                 .onItem().transformToUniAndConcatenate(event -> attempts.listArchived(event.id())
-                        .map(found -> ConsoleViews.EventLine.of(event, found, true)))
+                        .map(found -> new Event(event, found, true)))
                 .collect().asList();
     }
 
@@ -161,46 +180,44 @@ public class OrderTimeline {
     }
 
     /** The order's state changes as its columns and its refunds record them, oldest first. */
-    private static List<ConsoleViews.Change> changes(Optional<Order> order, Optional<Orders.Dates> dates,
+    private static List<Change> changes(Optional<Order> order, Optional<Orders.Dates> dates,
                                                      List<Refunds.Listed> refundList,
                                                      Optional<CloseRequests.Listed> close,
                                                      List<ProviderCalls.Listed> calls) {
-        record At(LocalDateTime at, String what) {
-        }
-        List<At> changes = new ArrayList<>();
+        List<Change> changes = new ArrayList<>();
         dates.ifPresent(when -> {
-            changes.add(new At(when.createdAt(), "registered by the order service: PENDING"));
+            changes.add(new Change(when.createdAt(), "registered by the order service: PENDING"));
             if (when.paidAt() != null) {
                 Order paid = order.orElseThrow();
-                changes.add(new At(when.paidAt(), "PAID via " + paid.channel() + " " + paid.channelTradeNo()));
+                changes.add(new Change(when.paidAt(), "PAID via " + paid.channel() + " " + paid.channelTradeNo()));
             }
             if (when.closedAt() != null) {
-                changes.add(new At(when.closedAt(), "CLOSED"));
+                changes.add(new Change(when.closedAt(), "CLOSED"));
             }
         });
         for (Refunds.Listed refund : refundList) {
-            changes.add(new At(refund.createdAt(), "refund " + refund.refundNo() + " recorded (" + refund.reason() + ")"));
+            changes.add(new Change(refund.createdAt(), "refund " + refund.refundNo() + " recorded (" + refund.reason() + ")"));
             if (refund.status().settled()) {
-                changes.add(new At(refund.updatedAt(), "refund " + refund.refundNo() + " " + refund.status().name()));
+                changes.add(new Change(refund.updatedAt(), "refund " + refund.refundNo() + " " + refund.status().name()));
             }
         }
         close.ifPresent(request -> {
-            changes.add(new At(request.createdAt(), "CLOSING: close asked by " + request.requestedBy()
+            changes.add(new Change(request.createdAt(), "CLOSING: close asked by " + request.requestedBy()
                     + ", at the providers first"));
             if (request.status() == RowStatus.DONE.code()) {
-                changes.add(new At(request.updatedAt(), "close request ended: " + request.outcome()));
+                changes.add(new Change(request.updatedAt(), "close request ended: " + request.outcome()));
             } else if (request.status() == RowStatus.DEAD.code()) {
-                changes.add(new At(request.updatedAt(), "close request given up after " + request.tries()
+                changes.add(new Change(request.updatedAt(), "close request given up after " + request.tries()
                         + " tries, the order stays CLOSING for an operator: " + request.lastError()));
             }
         });
         for (ProviderCalls.Listed call : calls) {
-            changes.add(new At(call.at(), call.channel() + " " + call.operation()
+            changes.add(new Change(call.at(), call.channel() + " " + call.operation()
                     + (call.subject() == null ? "" : " " + call.subject()) + ": " + call.answer()));
         }
         order.filter(found -> found.status() == OrderStatus.REFUNDED).ifPresent(found ->
-                dates.ifPresent(when -> changes.add(new At(when.updatedAt(), "REFUNDED in full"))));
-        changes.sort(Comparator.comparing(At::at));
-        return changes.stream().map(change -> new ConsoleViews.Change(ConsoleViews.time(change.at()), change.what())).toList();
+                dates.ifPresent(when -> changes.add(new Change(when.updatedAt(), "REFUNDED in full"))));
+        changes.sort(Comparator.comparing(Change::at));
+        return changes;
     }
 }

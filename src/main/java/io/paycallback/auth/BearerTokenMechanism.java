@@ -1,4 +1,4 @@
-package io.paycallback.api.auth;
+package io.paycallback.auth;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;

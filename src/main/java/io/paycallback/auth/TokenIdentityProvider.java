@@ -1,4 +1,4 @@
-package io.paycallback.api.auth;
+package io.paycallback.auth;
 
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;

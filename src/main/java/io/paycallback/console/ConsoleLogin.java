@@ -1,0 +1,80 @@
+package io.paycallback.console;
+
+import io.paycallback.auth.Roles;
+import io.quarkus.qute.TemplateInstance;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.annotation.HttpAuthenticationMechanism;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.annotation.security.PermitAll;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.NewCookie;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+
+import java.net.URI;
+import java.util.Optional;
+
+/** Signing in with an operator token, which becomes a session cookie, and signing out. */
+@Path(ConsoleSessions.PATH)
+@Produces(MediaType.TEXT_HTML)
+@RolesAllowed(Roles.OPERATOR)
+@HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
+@ConsoleGuard.Guarded
+public class ConsoleLogin {
+
+    private static final Logger LOG = Logger.getLogger(ConsoleLogin.class);
+
+    private final ConsoleSessions sessions;
+    private final SecurityIdentity identity;
+
+    public ConsoleLogin(ConsoleSessions sessions, SecurityIdentity identity) {
+        this.sessions = sessions;
+        this.identity = identity;
+    }
+
+    @GET
+    @Path("login")
+    @PermitAll
+    public TemplateInstance loginForm() {
+        return Templates.login(null);
+    }
+
+    /** Exchanges an operator token for a session cookie; the token itself is never stored, echoed or logged. */
+    @POST
+    @Path("login")
+    @PermitAll
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response login(@FormParam("token") String token, @Context HttpServerRequest request) {
+        Optional<ConsoleSessions.Opened> opened = token == null ? Optional.empty() : sessions.open(token.strip());
+        if (opened.isEmpty()) {
+            LOG.infof("console login refused from %s", request.remoteAddress());
+            return Response.status(Response.Status.UNAUTHORIZED).entity(Templates.login("That is not an operator token.")).build();
+        }
+        ConsoleSessions.Session session = opened.get().session();
+        LOG.infof("console login by %s from %s", session.operator(), request.remoteAddress());
+        return Response.seeOther(URI.create(ConsoleSessions.PATH)).cookie(cookie(opened.get().cookie(),
+                (int) sessions.ttl().toSeconds(), request.isSSL())).build();
+    }
+
+    @POST
+    @Path("logout")
+    public Response logout(@Context HttpServerRequest request) {
+        LOG.infof("console logout by %s", identity.getPrincipal().getName());
+        return Response.noContent().header("HX-Redirect", ConsoleSessionMechanism.LOGIN)
+                .cookie(cookie("", 0, request.isSSL())).build();
+    }
+
+    /** HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), the console's path only. */
+    private static NewCookie cookie(String value, int maxAge, boolean secure) {
+        return new NewCookie.Builder(ConsoleSessions.COOKIE).value(value).path(ConsoleSessions.PATH).maxAge(maxAge)
+                .httpOnly(true).secure(secure).sameSite(NewCookie.SameSite.STRICT).build();
+    }
+}

@@ -1,0 +1,143 @@
+package io.paycallback.console;
+
+import io.paycallback.auth.Roles;
+import io.paycallback.ops.ActionResult;
+import io.paycallback.ops.CallbackActions;
+import io.paycallback.ops.DeadLetterActions;
+import io.paycallback.ops.EventActions;
+import io.paycallback.ops.OperatorAction;
+import io.paycallback.ops.OperatorAction.Offers;
+import io.quarkus.qute.TemplateInstance;
+import io.quarkus.vertx.http.runtime.security.annotation.HttpAuthenticationMechanism;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.util.List;
+
+/**
+ * Dead letters of every leased table, one tab each: callbacks and events with their details, the other tables by what
+ * every table has. Each can be requeued, or resolved with a note; a callback can be replayed from its raw body.
+ */
+@Path(ConsoleSessions.PATH)
+@Produces(MediaType.TEXT_HTML)
+@RolesAllowed(Roles.OPERATOR)
+@HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
+@ConsoleGuard.Guarded
+public class DeadLetterPage {
+
+    private static final String OUTBOX = "outbox";
+
+    private final CallbackActions callbacks;
+    private final DeadLetterActions deadLetters;
+    private final EventActions events;
+    private final ConsolePage page;
+
+    public DeadLetterPage(CallbackActions callbacks, DeadLetterActions deadLetters,
+                          EventActions events, ConsolePage page) {
+        this.callbacks = callbacks;
+        this.deadLetters = deadLetters;
+        this.events = events;
+        this.page = page;
+    }
+
+    @GET
+    @Path("dead")
+    @Offers({OperatorAction.DEAD_LETTER_LIST, OperatorAction.CALLBACK_LIST, OperatorAction.EVENT_LIST})
+    public Uni<TemplateInstance> deadLetters(@QueryParam("table") @DefaultValue("payment") String table,
+                                             @QueryParam("merchant") String merchant, @QueryParam("type") String type,
+                                             @QueryParam("destination") String destination) {
+        List<String> labels = deadLetters.tables();
+        if (OUTBOX.equals(table)) {
+            return events.list(new EventActions.Criteria(null, blankToNull(merchant), "dead", blankToNull(type),
+                    blankToNull(destination)), ConsolePage.LIST_LIMIT).map(result -> ConsolePage.page(result, found ->
+                    Templates.deadLetters(page.page("dead"), table, labels, List.of(),
+                            found.stream().map(event -> ConsoleViews.EventLine.of(event, List.of(), false)).toList(),
+                            List.of())));
+        }
+        if ("payment".equals(table) || "refund".equals(table)) {
+            return callbacks.list(table, "dead", ConsolePage.LIST_LIMIT).map(result -> ConsolePage.page(result, rows ->
+                    Templates.deadLetters(page.page("dead"), table, labels,
+                            rows.stream().map(row -> ConsoleViews.CallbackLine.of(row, false)).toList(), List.of(),
+                            List.of())));
+        }
+        return deadLetters.list(table, ConsolePage.LIST_LIMIT).map(result -> ConsolePage.page(result, rows ->
+                Templates.deadLetters(page.page("dead"), table, labels, List.of(), List.of(),
+                        rows.stream().map(row -> ConsoleViews.DeadLine.of(table, row)).toList())));
+    }
+
+    /** A callback's raw body, on demand: provider input, shown as escaped text and never interpreted. */
+    @GET
+    @Path("callbacks/{kind}/{id}/body")
+    @Offers(OperatorAction.CALLBACK_INSPECT)
+    public Uni<Response> body(@PathParam("kind") String kind, @PathParam("id") long id) {
+        return callbacks.body(kind, id, false).map(result -> body(result, "(blanked by housekeeping)"));
+    }
+
+    /** The same for a callback in the archive, which housekeeping fills only with rows whose body it has blanked. */
+    @GET
+    @Path("archive/callbacks/{kind}/{id}/body")
+    @Offers(OperatorAction.CALLBACK_INSPECT)
+    public Uni<Response> archivedBody(@PathParam("kind") String kind, @PathParam("id") long id) {
+        return callbacks.body(kind, id, true).map(result -> body(result,
+                "(not kept: housekeeping blanked it before archiving the row)"));
+    }
+
+    private static Response body(ActionResult<CallbackActions.Body> result, String whenBlank) {
+        if (result instanceof ActionResult.Done<CallbackActions.Body> done) {
+            return Response.ok(Templates.body(done.value().blanked() ? whenBlank : done.value().text())).build();
+        }
+        return Response.status(Response.Status.NOT_FOUND).entity(ConsolePage.done(result)).build();
+    }
+
+    @POST
+    @Path("callbacks/{kind}/{id}/requeue")
+    @Offers(OperatorAction.REQUEUE)
+    public Uni<TemplateInstance> requeueCallback(@PathParam("kind") String kind, @PathParam("id") long id) {
+        return deadLetters.requeue(kind, id, page.operator()).map(ConsolePage::done);
+    }
+
+    @POST
+    @Path("outbox/{id}/requeue")
+    @Offers(OperatorAction.REQUEUE)
+    public Uni<TemplateInstance> requeueEvent(@PathParam("id") long id) {
+        return deadLetters.requeue(OUTBOX, id, page.operator()).map(ConsolePage::done);
+    }
+
+    @POST
+    @Path("dead-letters/{table}/{id}/requeue")
+    @Offers(OperatorAction.REQUEUE)
+    public Uni<TemplateInstance> requeue(@PathParam("table") String table, @PathParam("id") long id) {
+        return deadLetters.requeue(table, id, page.operator()).map(ConsolePage::done);
+    }
+
+    @POST
+    @Path("dead-letters/{table}/{id}/resolve")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Offers(OperatorAction.DEAD_LETTER_RESOLVE)
+    public Uni<TemplateInstance> resolve(@PathParam("table") String table, @PathParam("id") long id,
+                                         @FormParam("note") String note) {
+        return deadLetters.resolve(table, id, note, page.operator()).map(ConsolePage::done);
+    }
+
+    @POST
+    @Path("callbacks/{kind}/{id}/replay")
+    @Offers(OperatorAction.CALLBACK_REPLAY)
+    public Uni<TemplateInstance> replay(@PathParam("kind") String kind, @PathParam("id") long id) {
+        return callbacks.replay(kind, id, page.operator()).map(ConsolePage::done);
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+}

@@ -1,0 +1,90 @@
+package io.paycallback.console;
+
+import io.paycallback.auth.Roles;
+import io.paycallback.ops.OperatorAction;
+import io.paycallback.ops.OperatorAction.Offers;
+import io.paycallback.ops.StatementActions;
+import io.quarkus.qute.TemplateInstance;
+import io.quarkus.vertx.http.runtime.security.annotation.HttpAuthenticationMechanism;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.List;
+
+/**
+ * The Statements page: runs of the last two weeks with both sides' totals and a clear state, discrepancies with
+ * filters (open ones unless told otherwise), resolving one with a note and running a date again.
+ */
+@Path(ConsoleSessions.PATH + "/statements")
+@Produces(MediaType.TEXT_HTML)
+@RolesAllowed(Roles.OPERATOR)
+@HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
+@ConsoleGuard.Guarded
+public class StatementsPage {
+
+    private static final int DAYS = 14;
+
+    private final StatementActions actions;
+    private final ConsolePage page;
+    private final Clock clock;
+
+    public StatementsPage(StatementActions actions, ConsolePage page, Clock clock) {
+        this.actions = actions;
+        this.page = page;
+        this.clock = clock;
+    }
+
+    @GET
+    @Offers({OperatorAction.STATEMENT_RUNS, OperatorAction.STATEMENT_DISCREPANCIES})
+    public Uni<TemplateInstance> page(@QueryParam("kind") String kind, @QueryParam("state") String state,
+                                      @QueryParam("channel") String channel, @QueryParam("date") String date) {
+        ConsoleViews.StatementFilter shown = new ConsoleViews.StatementFilter(text(kind),
+                state == null ? "open" : text(state), text(channel), text(date));
+        LocalDate today = LocalDate.now(clock);
+        StatementActions.DiscrepancyCriteria criteria = new StatementActions.DiscrepancyCriteria(blankToNull(kind),
+                blankToNull(shown.state()), blankToNull(channel), blankToNull(date), null);
+        return actions.runs(today.minusDays(DAYS), today, blankToNull(channel), null, ConsolePage.LIST_LIMIT)
+                .flatMap(runs -> actions.discrepancies(criteria, Long.MAX_VALUE, ConsolePage.LIST_LIMIT)
+                        .map(found -> ConsolePage.page(runs, runList -> ConsolePage.page(found, list ->
+                                Templates.statements(page.page("statements"), shown,
+                                        runList.stream().map(ConsoleViews.RunLine::of).toList(),
+                                        list.stream().map(ConsoleViews.DiscrepancyLine::of).toList())))));
+    }
+
+    @POST
+    @Path("discrepancies/{id}/resolve")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Offers(OperatorAction.STATEMENT_RESOLVE)
+    public Uni<TemplateInstance> resolve(@PathParam("id") long id, @FormParam("note") String note) {
+        return actions.resolve(id, note, page.operator()).map(ConsolePage::done);
+    }
+
+    @POST
+    @Path("runs")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Offers(OperatorAction.STATEMENT_RERUN)
+    public Uni<TemplateInstance> rerun(@FormParam("channel") String channel, @FormParam("billDate") String billDate,
+                                       @FormParam("merchantId") String merchantId) {
+        return actions.rerun(blankToNull(merchantId), blankToNull(channel), blankToNull(billDate), page.operator())
+                .map(ConsolePage::done);
+    }
+
+    private static String text(String value) {
+        return value == null ? "" : value.strip();
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+}

@@ -1,0 +1,134 @@
+package io.paycallback.ops;
+
+import io.paycallback.channel.CallbackKind;
+import io.paycallback.channel.Channels;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.Verdict;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackRow;
+import io.paycallback.inbox.CallbackRows;
+import io.paycallback.lease.RowStatus;
+import io.paycallback.lease.Worker;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Stored callbacks for an operator, named by their kind ({@code payment} or {@code refund}): lists without raw bodies,
+ * one row with its body on demand, and a replay from that body. A replay runs the same parsing, the same unique key
+ * and the same state machine as a live callback, so it cannot cause a second effect: the key must match the row's,
+ * and the transition of a settled callback finds the order already moved and its events already written. A replay
+ * that resets the row is audited in the same transaction.
+ */
+@ApplicationScoped
+public class CallbackActions {
+
+    /** A raw body as text (provider bodies are UTF-8 or GBK form data); empty when housekeeping blanked it. */
+    public record Body(String text, boolean blanked) {
+    }
+
+    private final CallbackRows rows;
+    private final Channels channels;
+    private final Worker worker;
+    private final AuditLog audit;
+    private final Pool pool;
+
+    public CallbackActions(CallbackRows rows, Channels channels, Worker worker, AuditLog audit, Pool pool) {
+        this.rows = rows;
+        this.channels = channels;
+        this.worker = worker;
+        this.audit = audit;
+        this.pool = pool;
+    }
+
+    /** The newest due first, without raw bodies. */
+    public Uni<ActionResult<List<CallbackRow>>> list(String kind, String status, int limit) {
+        Optional<CallbackLog> log = CallbackLog.fromApiName(kind == null ? "" : kind);
+        Optional<RowStatus> rowStatus = RowStatus.named(status == null ? "" : status);
+        if (log.isEmpty() || rowStatus.isEmpty() || Limits.check(limit).isPresent()) {
+            return Uni.createFrom().item(ActionResult.refused(
+                    "kind is payment|refund, status is pending|done|dead|compacted, limit is 1.." + Limits.MAX));
+        }
+        return rows.list(log.get(), rowStatus.get(), limit)
+                .map(list -> ActionResult.done(list, list.size() + " callbacks"));
+    }
+
+    /** One callback, with its raw body when asked for. */
+    public Uni<ActionResult<CallbackRow>> inspect(String kind, long id, boolean withBody) {
+        return ofKind(kind, log -> rows.find(log, id).flatMap(found -> {
+            if (found.isEmpty()) {
+                return Uni.createFrom().item(ActionResult.<CallbackRow>notFound("no " + kind + " callback " + id));
+            }
+            if (!withBody) {
+                return Uni.createFrom().item(ActionResult.done(found.get(), "callback " + id));
+            }
+            return rows.rawBody(log, id).map(body -> ActionResult.done(found.get().withBody(
+                    body.map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse("")), "callback " + id));
+        }));
+    }
+
+    /** A callback's raw body, from the hot table or, with {@code archived}, from the archive. */
+    public Uni<ActionResult<Body>> body(String kind, long id, boolean archived) {
+        return ofKind(kind, log -> (archived ? rows.archivedRawBody(log, id) : rows.rawBody(log, id)).map(body -> body
+                .map(bytes -> ActionResult.done(new Body(new String(bytes, StandardCharsets.UTF_8), bytes.length == 0),
+                        bytes.length + " bytes"))
+                .orElseGet(() -> ActionResult.notFound("no " + kind + " callback " + id))));
+    }
+
+    public Uni<ActionResult<DeadLetterActions.Queued>> replay(String kind, long id, String actor) {
+        return ofKind(kind, log -> rows.find(log, id).flatMap(found -> {
+            if (found.isEmpty()) {
+                return Uni.createFrom().item(ActionResult.notFound("no " + kind + " callback " + id));
+            }
+            CallbackRow row = found.get();
+            if (row.status() == RowStatus.PENDING) {
+                return Uni.createFrom().item(ActionResult.conflict("the callback is pending already"));
+            }
+            return rows.rawBody(log, id).flatMap(body -> body.isEmpty() || body.get().length == 0
+                    ? Uni.createFrom().item(ActionResult.conflict(
+                            "the raw body is no longer kept (housekeeping blanked it)"))
+                    : reparse(log, row, body.get(), actor));
+        }));
+    }
+
+    private Uni<ActionResult<DeadLetterActions.Queued>> reparse(CallbackLog log, CallbackRow row, byte[] body,
+                                                                 String actor) {
+        CallbackKind kind = log.kind();
+        Verdict verdict = channels.parseStored(row.channel(), row.merchantId(), kind, body);
+        if (!(verdict instanceof Verdict.Accepted accepted)) {
+            return Uni.createFrom().item(new ActionResult.Unreadable<>(verdict.toString()));
+        }
+        long id = row.id();
+        boolean matchesLog = log == CallbackLog.PAYMENT ? accepted.notice() instanceof Notice.Payment
+                : accepted.notice() instanceof Notice.Refund;
+        if (!matchesLog) {
+            return Uni.createFrom().item(new ActionResult.Unreadable<>("the body no longer reads as a " + kind + " notice"));
+        }
+        String target = log.table() + "#" + id;
+        return pool.withTransaction(tx -> {
+            Uni<Boolean> reset = accepted.notice() instanceof Notice.Payment payment
+                    ? rows.replay(tx, id, payment) : rows.replay(tx, id, (Notice.Refund) accepted.notice());
+            return reset.flatMap(done -> done
+                    ? audit.record(tx, actor, AuditAction.REPLAY, target, 1).map(Optional::of)
+                    : Uni.createFrom().item(Optional.<Long>empty()));
+        }).map(entry -> {
+            if (entry.isEmpty()) {
+                return ActionResult.conflict("the body's key differs from the row's, or the row changed meanwhile");
+            }
+            audit.logged(entry.get(), actor, AuditAction.REPLAY, target, 1);
+            worker.handOff(log.leased(), id);
+            return ActionResult.done(DeadLetterActions.Queued.pending(id), "replayed: pending again");
+        });
+    }
+
+    /** The callback log a kind names, else "not found" for every operation on it. */
+    private static <T> Uni<ActionResult<T>> ofKind(String kind, Function<CallbackLog, Uni<ActionResult<T>>> action) {
+        return CallbackLog.fromApiName(kind == null ? "" : kind).map(action)
+                .orElseGet(() -> Uni.createFrom().item(ActionResult.notFound("kind is payment or refund")));
+    }
+}

@@ -1,0 +1,96 @@
+package io.paycallback.ops;
+
+import io.paycallback.channel.Channels;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.Verdict;
+import io.paycallback.inbox.CallbackInbox;
+import io.paycallback.inbox.Quarantine;
+import io.paycallback.inbox.QuarantinedCallback;
+import io.paycallback.inbox.Reservation;
+import io.paycallback.lease.Pickup;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Quarantined callbacks for an operator: the list, and a second chance once the parser is fixed: the body (verified
+ * when it arrived) is parsed again and, if it now reads, stored exactly as its push would have been, under the same
+ * unique key, so a push stored meanwhile makes it a no-op. Only then does it leave the quarantine, audited. Providers
+ * stop pushing after a day or two; without this the fix would come too late for what they gave up on.
+ */
+@ApplicationScoped
+public class QuarantineActions {
+
+    /** @param result {@code stored} or {@code ignored} */
+    public record QuarantineReplayed(long id, String result, String detail) {
+    }
+
+    private final Quarantine quarantine;
+    private final Channels channels;
+    private final CallbackInbox inbox;
+    private final AuditLog audit;
+    private final Pool pool;
+
+    public QuarantineActions(Quarantine quarantine, Channels channels, CallbackInbox inbox, AuditLog audit, Pool pool) {
+        this.quarantine = quarantine;
+        this.channels = channels;
+        this.inbox = inbox;
+        this.audit = audit;
+        this.pool = pool;
+    }
+
+    /** Newest first, without bodies. */
+    public Uni<ActionResult<List<QuarantinedCallback>>> list(int limit) {
+        Optional<String> badLimit = Limits.check(limit);
+        if (badLimit.isPresent()) {
+            return Uni.createFrom().item(ActionResult.refused(badLimit.get()));
+        }
+        return quarantine.list(limit).map(rows -> ActionResult.done(rows, rows.size() + " quarantined"));
+    }
+
+    public Uni<ActionResult<QuarantineReplayed>> replay(long id, String actor) {
+        return quarantine.find(id).flatMap(found -> found.isEmpty()
+                ? Uni.createFrom().item(ActionResult.notFound("no quarantined callback " + id))
+                : reparse(found.get(), actor));
+    }
+
+    private Uni<ActionResult<QuarantineReplayed>> reparse(Quarantine.Held held, String actor) {
+        Verdict verdict = channels.parseStored(held.channel(), held.merchantId(), held.kind(), held.body());
+        if (!(verdict instanceof Verdict.Accepted accepted)) {
+            return Uni.createFrom().item(new ActionResult.Unreadable<>(verdict.toString()));
+        }
+        Notice notice = accepted.notice();
+        long id = held.id();
+        Uni<QuarantineReplayed> stored;
+        if (notice instanceof Notice.Payment payment) {
+            stored = inbox.reserve(payment, held.body(), Pickup.SCANNER).map(reservation -> stored(id, reservation));
+        } else if (notice instanceof Notice.Refund refund) {
+            stored = inbox.reserve(refund, held.body(), Pickup.SCANNER).map(reservation -> stored(id, reservation));
+        } else if (notice instanceof Notice.RefundPending pending) {
+            stored = inbox.reserve(pending, held.body(), Pickup.SCANNER).map(reservation -> stored(id, reservation));
+        } else {
+            stored = Uni.createFrom().item(new QuarantineReplayed(id, "ignored", ((Notice.Ignored) notice).reason()));
+        }
+        String target = "quarantine#" + id;
+        return stored.flatMap(replayed -> pool.withTransaction(tx -> quarantine.release(tx, id)
+                        .flatMap(released -> released
+                                ? audit.record(tx, actor, AuditAction.QUARANTINE_REPLAY, target, 1).map(Optional::of)
+                                : Uni.createFrom().item(Optional.<Long>empty())))
+                .map(entry -> {
+                    if (entry.isEmpty()) {
+                        return ActionResult.<QuarantineReplayed>notFound("no quarantined callback " + id);
+                    }
+                    audit.logged(entry.get(), actor, AuditAction.QUARANTINE_REPLAY, target, 1);
+                    return ActionResult.done(replayed, "stored".equals(replayed.result()) ? replayed.detail()
+                            : "released: " + replayed.detail());
+                }));
+    }
+
+    private static QuarantineReplayed stored(long id, Reservation reservation) {
+        return new QuarantineReplayed(id, "stored", reservation instanceof Reservation.Reserved
+                ? "stored; the scanner processes it" : "stored already by a later push");
+    }
+}
