@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * A single-file program (Java 11+ runs it from source), so it needs neither a build nor a dependency. The keys are the
  * demo keys that only the dev profile trusts ({@code %dev.paycallback.merchants.default.*} in application.properties);
  * the private halves live only here. Environment: BASE_URL (default http://localhost:8080), ADMIN_TOKEN (default the
- * dev profile's dev-admin-token).
+ * dev profile's dev-only-admin-token).
  */
 public final class SendSample {
 
@@ -104,7 +104,7 @@ public final class SendSample {
             System.exit(2);
         }
         String base = env("BASE_URL", "http://localhost:8080").replaceAll("/$", "");
-        String token = env("ADMIN_TOKEN", "dev-admin-token");
+        String token = env("ADMIN_TOKEN", "dev-only-admin-token");
         String outTradeNo = "DEMO-" + args[0] + "-" + Long.toString(System.currentTimeMillis(), 36);
         Sample sample = switch (args[0]) {
             case "wxpay" -> wxpay(outTradeNo, Instant.now());

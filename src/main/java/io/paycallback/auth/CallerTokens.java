@@ -1,6 +1,7 @@
 package io.paycallback.auth;
 
 import io.paycallback.config.PayCallbackConfig;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import javax.crypto.Mac;
@@ -17,10 +18,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The configured bearer tokens, each with its name and roles. Only SHA-256 digests are kept: a presented token is
+ * The configured bearer tokens, each with its name and roles, checked at start ({@link Startup}): a token shorter
+ * than {@value #MIN_LENGTH} characters or shared by two names stops the start, naming its key. Only SHA-256 digests are kept: a presented token is
  * hashed and compared with every digest in constant time, without stopping at a match, so neither the token's length
  * nor which entry matched shows in the time taken.
  */
+@Startup
 @ApplicationScoped
 public class CallerTokens {
 
@@ -44,6 +47,7 @@ public class CallerTokens {
         add(config.auth().orderService().tokens(), "paycallback.auth.order-service.tokens.", Roles.ORDER_SERVICE, keyByToken);
         add(config.auth().operators().tokens(), "paycallback.auth.operators.tokens.", Roles.OPERATOR, keyByToken);
         config.admin().token().filter(token -> !token.isBlank()).ifPresent(token -> {
+            longEnough(token, LEGACY_NAME);
             unique(token, LEGACY_NAME, keyByToken);
             entries.add(new Entry(digest(token), new Caller(LEGACY_NAME, Set.of(Roles.ORDER_SERVICE, Roles.OPERATOR))));
         });
@@ -52,12 +56,16 @@ public class CallerTokens {
     private void add(Map<String, String> tokens, String prefix, String role, Map<String, String> keyByToken) {
         tokens.forEach((name, token) -> {
             String key = prefix + name;
-            if (token.length() < MIN_LENGTH) {
-                throw new IllegalStateException(key + " is shorter than " + MIN_LENGTH + " characters");
-            }
+            longEnough(token, key);
             unique(token, key, keyByToken);
             entries.add(new Entry(digest(token), new Caller(name, Set.of(role))));
         });
+    }
+
+    private static void longEnough(String token, String key) {
+        if (token.length() < MIN_LENGTH) {
+            throw new IllegalStateException(key + " is shorter than " + MIN_LENGTH + " characters");
+        }
     }
 
     /** One token, one caller: a token shared between roles or names would make the audit log's names meaningless. */

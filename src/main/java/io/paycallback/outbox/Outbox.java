@@ -10,6 +10,7 @@ import io.paycallback.lease.RowStatus;
 import io.paycallback.trade.ChannelTradeNo;
 import io.paycallback.trade.OutTradeNo;
 import io.paycallback.trade.RefundNo;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -29,12 +30,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * Writes downstream events as rows, inside the caller's business transaction: the effect and the state change that
  * caused it commit or vanish together. One row per destination that subscribes to the type; with none subscribed,
  * one row for the built-in {@value #LOG_DESTINATION} destination, written as delivered and logged after the commit.
  */
+@Startup
 @ApplicationScoped
 public class Outbox {
 
@@ -42,6 +45,7 @@ public class Outbox {
     public static final LeasedTable TABLE = new LeasedTable("outbox", "outbox", LeasedTable.Lateness.SINCE_ARRIVAL);
 
     public static final String LOG_DESTINATION = "log";
+    private static final Pattern HTTP_URL = Pattern.compile("https?://[^\\s/?#]+([/?#]\\S*)?", Pattern.CASE_INSENSITIVE);
 
     static final String INSERT_COLUMNS = """
             INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
@@ -75,13 +79,19 @@ public class Outbox {
         this.json = json;
         this.clock = clock;
         this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
-        // A misspelt type would silently starve its destination: refuse it at start-up, naming the key.
-        config.downstream().destinations().forEach((name, destination) -> destination.events().forEach(wire -> {
-            EventType type = EventType.fromWire(wire.trim()).orElseThrow(() -> new IllegalArgumentException(
-                    "paycallback.downstream.destinations." + name + ".events: unknown event type '" + wire.trim()
-                            + "'; known: " + EventType.known()));
-            destinationsByType.computeIfAbsent(type, t -> new ArrayList<>()).add(name);
-        }));
+        // A misspelt type would silently starve its destination, a URL that is not HTTP fail every try for a day:
+        // refuse both at start-up, naming the key.
+        config.downstream().destinations().forEach((name, destination) -> {
+            String key = "paycallback.downstream.destinations." + name;
+            if (!HTTP_URL.matcher(destination.url()).matches()) {
+                throw new IllegalArgumentException(key + ".url is not an http:// or https:// URL");
+            }
+            destination.events().forEach(wire -> {
+                EventType type = EventType.fromWire(wire.trim()).orElseThrow(() -> new IllegalArgumentException(
+                        key + ".events: unknown event type '" + wire.trim() + "'; known: " + EventType.known()));
+                destinationsByType.computeIfAbsent(type, t -> new ArrayList<>()).add(name);
+            });
+        });
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.paycallback.callback;
 
+import io.paycallback.config.LocalConfigFileGuard;
 import io.paycallback.testsupport.EmbeddedDatabaseResource;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
@@ -27,11 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTestResource(value = EmbeddedDatabaseResource.class, restrictToAnnotatedClass = true)
 class CallbackIT {
 
-    /** The packaged application runs in the prod profile: keep its management port off a running instance's 9000. */
+    /**
+     * The packaged application runs in the prod profile: keep its management port off a running instance's 9000, and
+     * the checkout's config/application.properties (a deployment's real settings) out of it.
+     */
     public static class Ports implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.management.port", String.valueOf(management()));
+            return Map.of("quarkus.management.port", String.valueOf(management()), LocalConfigFileGuard.IGNORE, "true");
         }
 
         static int management() {

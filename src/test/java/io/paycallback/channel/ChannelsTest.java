@@ -65,8 +65,8 @@ class ChannelsTest {
                         Optional.of(new WxPay("1900000001", API_V3_KEY, Map.of("SERIAL-1", TestKeys.pem(KEYS.getPublic()),
                                 "PUB_KEY_ID_2", TestKeys.base64Der(KEYS.getPublic())))),
                         Optional.of(new Alipay("2021000000000001", TestKeys.base64Der(KEYS.getPublic()))),
-                        Optional.of(new Stripe(List.of("whsec_a", "whsec_b")))),
-                "shop2", new Merchant(Optional.empty(), Optional.empty(), Optional.of(new Stripe(List.of("whsec_c"))))));
+                        Optional.of(new Stripe(List.of("whsec_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "whsec_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb")))),
+                "shop2", new Merchant(Optional.empty(), Optional.empty(), Optional.of(new Stripe(List.of("whsec_cccccccccccccccccccccccccccccccc"))))));
 
         assertTrue(channels.get(ChannelId.WXPAY).serves("default"));
         assertTrue(channels.get(ChannelId.ALIPAY).serves("default"));
@@ -116,5 +116,21 @@ class ChannelsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> channels(Map.of("m1",
                 new Merchant(Optional.empty(), Optional.empty(), Optional.of(new Stripe(List.of(" ")))))));
         assertTrue(e.getMessage().startsWith("paycallback.merchants.m1.stripe"), e.getMessage());
+    }
+
+    /** The template's placeholders, or anything else in a key's place, stop the start naming the key. */
+    @Test
+    void valuesThatAreNoProviderKeysFailStartup() {
+        IllegalArgumentException stripe = assertThrows(IllegalArgumentException.class, () -> channels(Map.of("m1",
+                new Merchant(Optional.empty(), Optional.empty(), Optional.of(new Stripe(List.of("REPLACE_ME")))))));
+        assertTrue(stripe.getMessage().startsWith("paycallback.merchants.m1.stripe: webhook-secrets"), stripe.getMessage());
+        IllegalArgumentException alipay = assertThrows(IllegalArgumentException.class, () -> channels(Map.of("m2",
+                new Merchant(Optional.empty(), Optional.of(new Alipay("REPLACE_ME", TestKeys.base64Der(KEYS.getPublic()))),
+                        Optional.empty()))));
+        assertTrue(alipay.getMessage().startsWith("paycallback.merchants.m2.alipay: app-id"), alipay.getMessage());
+        IllegalArgumentException wxpay = assertThrows(IllegalArgumentException.class, () -> channels(Map.of("m3",
+                new Merchant(Optional.of(new WxPay("REPLACE_ME", API_V3_KEY, Map.of("SERIAL-1",
+                        TestKeys.base64Der(KEYS.getPublic())))), Optional.empty(), Optional.empty()))));
+        assertTrue(wxpay.getMessage().startsWith("paycallback.merchants.m3.wxpay: mchid"), wxpay.getMessage());
     }
 }

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -146,6 +147,12 @@ final class ServiceInstance implements AutoCloseable {
             Thread.currentThread().interrupt();
             return "";
         }
+    }
+
+    /** Waits for the process to end by itself; its exit code, or empty when it still runs after {@code timeout}. */
+    OptionalInt awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                ? OptionalInt.of(process.exitValue()) : OptionalInt.empty();
     }
 
     boolean alive() {

@@ -5,6 +5,7 @@ import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * One merchant's WeChat Pay keys.
@@ -14,9 +15,15 @@ import java.util.Map;
  */
 public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys) {
 
+    /** WeChat Pay's merchant numbers are numbers (10 digits today); every notice's mchid is checked against it. */
+    private static final Pattern MCHID = Pattern.compile("[0-9]{6,32}");
+
     public WxPayMerchant {
         if (mchid == null || mchid.isBlank()) {
             throw new IllegalArgumentException("mchid is empty");
+        }
+        if (!MCHID.matcher(mchid).matches()) {
+            throw new IllegalArgumentException("mchid is not a WeChat Pay merchant number (digits only)");
         }
         if (apiV3Key.getEncoded().length != 32) {
             throw new IllegalArgumentException("api-v3-key must be 32 bytes");
