@@ -98,7 +98,7 @@ public class OrderResource {
                           @Context SecurityContext caller) {
         String requestedBy = caller.getUserPrincipal() == null ? "unknown" : caller.getUserPrincipal().getName();
         return Answers.json(actions.close(merchantId, outTradeNo, requestedBy),
-                closed -> (closed.status() == OrderStatus.CLOSING ? Response.accepted(closed) : Response.ok(closed)).build(),
+                closed -> (OrderStatus.CLOSING.name().equals(closed.status()) ? Response.accepted(closed) : Response.ok(closed)).build(),
                 refused -> Response.status(Response.Status.CONFLICT).type(MediaType.APPLICATION_JSON_TYPE)
                         .entity(new OrderViews.NotClosed(refused.reason(), outTradeNo, refused.current().status())).build());
     }

@@ -13,14 +13,16 @@ public final class OrderViews {
     }
 
     @Schema(name = "Order")
-    public record OrderView(String merchantId, String outTradeNo, OrderStatus status,
+    public record OrderView(String merchantId, String outTradeNo,
+                            @Schema(description = "PENDING, PAID, CLOSING, CLOSED or REFUNDED; as stored, also when a"
+                                    + " newer release wrote a status this one does not know") String status,
                             @Schema(example = "88.00") String amount, String currency,
                             @Schema(example = "0.00") String refundedAmount, String channel, String channelTradeNo,
                             LocalDateTime paidAt) {
 
         /** The one place an order becomes its API form. */
         static OrderView of(Order order) {
-            return new OrderView(order.merchantId(), order.outTradeNo(), order.status(), order.amount().toPlainString(),
+            return new OrderView(order.merchantId(), order.outTradeNo(), order.storedStatus(), order.amount().toPlainString(),
                     order.currency(), order.refundedAmount().toPlainString(), order.channel(), order.channelTradeNo(),
                     order.paidAt());
         }
@@ -38,6 +40,6 @@ public final class OrderViews {
 
     /** 409: the error, and the state the order is in (PAID when a provider said it was paid). */
     @Schema(name = "OrderNotClosed")
-    public record NotClosed(String error, String outTradeNo, OrderStatus status) {
+    public record NotClosed(String error, String outTradeNo, String status) {
     }
 }

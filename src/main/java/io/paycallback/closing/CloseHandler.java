@@ -78,7 +78,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
     @Override
     protected AfterCall call(Lease lease, CloseRequests.CloseRequest request, Calls calls) {
         Optional<Order> order = orders.find(pool, request.merchantId(), request.outTradeNo()).await().atMost(timeout);
-        if (order.isEmpty() || order.get().status() != OrderStatus.CLOSING) {
+        if (order.isEmpty() || order.get().known() != OrderStatus.CLOSING) {
             boolean paid = order.map(found -> found.status() == OrderStatus.PAID || found.status() == OrderStatus.REFUNDED)
                     .orElse(false);
             return new Finished(CloseTry.ENDED, outcome(request, paid ? CloseRequests.Ending.PAID

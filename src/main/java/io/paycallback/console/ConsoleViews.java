@@ -134,7 +134,7 @@ public final class ConsoleViews {
                             String refundedAmount, String channel, String channelTradeNo) {
 
         static OrderLine of(Order order) {
-            return new OrderLine(order.merchantId(), order.outTradeNo(), order.status().name(), money(order.amount()),
+            return new OrderLine(order.merchantId(), order.outTradeNo(), order.storedStatus(), money(order.amount()),
                     order.currency(), money(order.refundedAmount()), text(order.channel()), text(order.channelTradeNo()));
         }
     }
@@ -210,7 +210,8 @@ public final class ConsoleViews {
         }
 
         private static List<String> names(Enum<?>[] values) {
-            return Arrays.stream(values).map(value -> value.name().toLowerCase(Locale.ROOT)).toList();
+            return Arrays.stream(values).map(value -> value.name().toLowerCase(Locale.ROOT))
+                    .filter(name -> !name.equals("unknown")).toList();
         }
     }
 

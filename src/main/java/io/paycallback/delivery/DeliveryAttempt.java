@@ -53,6 +53,7 @@ public record DeliveryAttempt(long outboxId, int tryNumber, String destination, 
             case DELIVERED -> destination + " took it with HTTP " + httpStatus;
             case REFUSED -> destination + " answered HTTP " + httpStatus;
             case FAILED -> error;
+            case UNKNOWN -> throw new IllegalStateException("a try made here has a result this build knows");
         };
     }
 

@@ -38,6 +38,9 @@ public class DeliveryMetrics {
     private void register(MeterRegistry registry, String destination) {
         Map<DeliveryResult, Counter> byResult = new EnumMap<>(DeliveryResult.class);
         for (DeliveryResult result : DeliveryResult.values()) {
+            if (result == DeliveryResult.UNKNOWN) {
+                continue;
+            }
             byResult.put(result, Counter.builder(DELIVERIES)
                     .description("HTTP tries of outbox events, by destination and result")
                     .tags("destination", destination, "result", result.label())

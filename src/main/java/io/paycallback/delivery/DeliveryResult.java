@@ -13,14 +13,22 @@ public enum DeliveryResult {
     /** Any other HTTP status: the destination answered and did not take it. */
     REFUSED,
     /** No answer at all: timeout, connection error, or a destination that is not configured. */
-    FAILED;
+    FAILED,
+    /** A value a newer (or, after a rollback, an older) release stored and this build does not know. */
+    UNKNOWN;
 
     @JsonValue
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /** The stored result; {@link #UNKNOWN} for one this build does not know. */
     static DeliveryResult of(String label) {
-        return valueOf(label.toUpperCase(Locale.ROOT));
+        for (DeliveryResult result : values()) {
+            if (result != UNKNOWN && result.label().equals(label)) {
+                return result;
+            }
+        }
+        return UNKNOWN;
     }
 }

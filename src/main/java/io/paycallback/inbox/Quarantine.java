@@ -2,6 +2,7 @@ package io.paycallback.inbox;
 
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.db.MySqlErrors;
+import io.paycallback.db.UnknownValueException;
 import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -68,11 +69,20 @@ public class Quarantine {
             }
             Row row = iterator.next();
             return Optional.of(new Held(id, row.getString("merchant_id"), row.getString("channel"),
-                    CallbackKind.valueOf(row.getString("kind")), row.getBuffer("raw_body").getBytes()));
+                    kind(row.getString("kind")), row.getBuffer("raw_body").getBytes()));
         });
     }
 
     /** @return false when another operator released it first */
+    private static CallbackKind kind(String stored) {
+        for (CallbackKind kind : CallbackKind.values()) {
+            if (kind.name().equals(stored)) {
+                return kind;
+            }
+        }
+        throw new UnknownValueException("quarantine.kind", stored);
+    }
+
     public Uni<Boolean> release(SqlClient client, long id) {
         return client.preparedQuery(RELEASE).execute(Tuple.of(id)).map(rows -> rows.rowCount() == 1);
     }

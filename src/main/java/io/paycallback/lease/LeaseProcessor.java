@@ -3,6 +3,7 @@ package io.paycallback.lease;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
 import io.paycallback.db.MySqlErrors;
+import io.paycallback.db.UnknownValueException;
 import io.paycallback.lease.Lease;
 import io.paycallback.lease.LeaseLostException;
 import io.paycallback.lease.Leased;
@@ -22,8 +23,9 @@ import java.util.function.Predicate;
  * One try of a batch of leased rows of one table: the table's {@link LeaseHandler} does the business, and for every
  * row that failed this class applies the backoff: reschedule, or after the last delay a dead letter with the
  * handler's alert. A lost lock contest, or a race lost at COMMIT on a multi-primary cluster (Galera's 1213, Group
- * Replication's 3101), is given back without counting as a try. Blocks the calling thread, which is
- * always a worker thread, never the event loop.
+ * Replication's 3101), is given back without counting as a try; so is a try that met a stored value of another release
+ * ({@link UnknownValueException}), for a lease's time. Blocks the calling thread, which is always a worker thread, never
+ * the event loop.
  */
 @ApplicationScoped
 public class LeaseProcessor {
@@ -116,6 +118,15 @@ public class LeaseProcessor {
                         AFTER_LOCK_CONTEST, error);
                 return List.of();
             }
+            Optional<UnknownValueException> unknown = cause(failure, UnknownValueException.class);
+            if (unknown.isPresent()) {
+                // Another release's value: wait for an instance that knows it, without spending a try on it here.
+                leases.release(pool, lease, leaseTime, error).await().atMost(leaseTime);
+                metrics.record(lease.table(), ProcessingMetrics.UNKNOWN_VALUE);
+                LOG.warnf("%s #%d waits for a release that knows %s '%s'; given back for %s", lease.table().table(),
+                        lease.id(), unknown.get().column(), unknown.get().value(), leaseTime);
+                return List.of();
+            }
             Optional<Duration> delay = policy.delayAfter(lease.failures());
             if (delay.isPresent()) {
                 lostRaces.retried(pool.withTransaction(tx -> handler.recordFailure(tx, lease, failure)
@@ -150,6 +161,15 @@ public class LeaseProcessor {
         } catch (RuntimeException e) {
             LOG.warnf("Could not record the failed try of %s #%d: %s", lease.table().table(), lease.id(), describe(e));
         }
+    }
+
+    private static <T extends Throwable> Optional<T> cause(Throwable failure, Class<T> type) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return Optional.of(type.cast(cause));
+            }
+        }
+        return Optional.empty();
     }
 
     private static boolean causedBy(Throwable failure, Predicate<Throwable> error) {

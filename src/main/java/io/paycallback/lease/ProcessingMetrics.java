@@ -24,6 +24,8 @@ public class ProcessingMetrics {
     static final String RETRIED = "retried";
     static final String DEAD = "dead";
     static final String LEASE_LOST = "lease_lost";
+    /** Given back, not counted: the row holds a value of another release (a rolling upgrade or a rollback). */
+    static final String UNKNOWN_VALUE = "unknown_value";
     /** Buried at once by its handler, with no retry. */
     static final String DEAD_LETTER = "dead_letter";
 
@@ -31,7 +33,7 @@ public class ProcessingMetrics {
 
     public ProcessingMetrics(MeterRegistry registry, @All List<LeaseHandler> handlers) {
         for (LeaseHandler handler : handlers) {
-            List<String> results = new ArrayList<>(List.of(RETRIED, DEAD, LEASE_LOST, DEAD_LETTER));
+            List<String> results = new ArrayList<>(List.of(RETRIED, DEAD, LEASE_LOST, DEAD_LETTER, UNKNOWN_VALUE));
             results.addAll(handler.results());
             Map<String, Counter> byResult = new HashMap<>();
             for (String result : results) {

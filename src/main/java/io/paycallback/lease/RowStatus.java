@@ -13,7 +13,9 @@ public enum RowStatus {
     PENDING(0),
     DONE(1),
     DEAD(2),
-    COMPACTED(3);
+    COMPACTED(3),
+    /** A status a newer (or, after a rollback, an older) release stored and this build does not know. */
+    UNKNOWN(-1);
 
     private final int code;
 
@@ -25,18 +27,19 @@ public enum RowStatus {
         return code;
     }
 
+    /** The stored status; {@link #UNKNOWN} for a code this build does not know. */
     public static RowStatus of(int code) {
         for (RowStatus status : values()) {
-            if (status.code == code) {
+            if (status != UNKNOWN && status.code == code) {
                 return status;
             }
         }
-        throw new IllegalArgumentException("unknown status " + code);
+        return UNKNOWN;
     }
 
     public static Optional<RowStatus> named(String name) {
         for (RowStatus status : values()) {
-            if (status.name().equalsIgnoreCase(name)) {
+            if (status != UNKNOWN && status.name().equalsIgnoreCase(name)) {
                 return Optional.of(status);
             }
         }

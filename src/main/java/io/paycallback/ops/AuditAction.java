@@ -16,14 +16,22 @@ public enum AuditAction {
     /** A statement discrepancy closed by an operator, with a note. */
     STATEMENT_RESOLVE,
     /** A statement run enrolled or requeued by an operator: the bill of that day is fetched and compared again. */
-    STATEMENT_RERUN;
+    STATEMENT_RERUN,
+    /** A value a newer (or, after a rollback, an older) release stored and this build does not know. */
+    UNKNOWN;
 
     @JsonValue
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /** The stored action; {@link #UNKNOWN} for one this build does not know. */
     public static AuditAction of(String label) {
-        return valueOf(label.toUpperCase(Locale.ROOT));
+        for (AuditAction action : values()) {
+            if (action != UNKNOWN && action.label().equals(label)) {
+                return action;
+            }
+        }
+        return UNKNOWN;
     }
 }

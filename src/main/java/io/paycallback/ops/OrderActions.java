@@ -35,7 +35,8 @@ public class OrderActions {
      *                 (a later payment is then refunded as paid after close); null while CLOSING
      */
     @Schema(name = "ClosedOrder")
-    public record Closed(String outTradeNo, OrderStatus status,
+    public record Closed(String outTradeNo,
+                         @Schema(description = "CLOSED or CLOSING; for a refusal, the order's status as stored") String status,
                          @Schema(description = "providers, or here-only for a merchant without provider API keys; null while CLOSING")
                          String closedAt) {
     }
@@ -87,15 +88,15 @@ public class OrderActions {
         String merchant = merchantId == null || merchantId.isBlank() ? PayCallbackConfig.DEFAULT_MERCHANT : merchantId;
         OrderClosing.Closed closed = closing.close(merchant, outTradeNo, actor);
         return switch (closed.result()) {
-            case CLOSED -> ActionResult.done(new Closed(outTradeNo, OrderStatus.CLOSED, CLOSED_AT_PROVIDERS),
+            case CLOSED -> ActionResult.done(new Closed(outTradeNo, OrderStatus.CLOSED.name(), CLOSED_AT_PROVIDERS),
                     "closed at the providers");
-            case CLOSED_HERE_ONLY -> ActionResult.done(new Closed(outTradeNo, OrderStatus.CLOSED, CLOSED_HERE_ONLY),
+            case CLOSED_HERE_ONLY -> ActionResult.done(new Closed(outTradeNo, OrderStatus.CLOSED.name(), CLOSED_HERE_ONLY),
                     "closed here only: the merchant has no provider API keys");
-            case CLOSING -> ActionResult.done(new Closed(outTradeNo, OrderStatus.CLOSING, null),
+            case CLOSING -> ActionResult.done(new Closed(outTradeNo, OrderStatus.CLOSING.name(), null),
                     "CLOSING: a provider was not reached; the close is retried");
             case NOT_FOUND -> ActionResult.notFound("no order " + outTradeNo);
             case NOT_PENDING -> {
-                OrderStatus status = closed.order().orElseThrow().status();
+                String status = closed.order().orElseThrow().storedStatus();
                 yield ActionResult.conflict("order is " + status + ", only PENDING can close",
                         new Closed(outTradeNo, status, null));
             }

@@ -29,6 +29,10 @@ public class StatusCounts {
     public record Count(long rows, boolean capped) {
     }
 
+    /** Every status a row of this build can have. */
+    private static final List<RowStatus> COUNTED = List.of(RowStatus.PENDING, RowStatus.DONE, RowStatus.DEAD,
+            RowStatus.COMPACTED);
+
     private final Pool pool;
     private final LeasedTables tables;
 
@@ -40,7 +44,7 @@ public class StatusCounts {
     public Uni<Map<LeasedTable, Map<RowStatus, Count>>> count() {
         List<Uni<Long>> counts = new ArrayList<>();
         for (LeasedTable table : tables.all()) {
-            for (RowStatus status : RowStatus.values()) {
+            for (RowStatus status : COUNTED) {
                 counts.add(pool.preparedQuery(COUNT_CAPPED.formatted(table.table()))
                         .execute(Tuple.of(status.code(), CAP)).map(rows -> rows.iterator().next().getLong(0)));
             }
@@ -50,7 +54,7 @@ public class StatusCounts {
             int i = 0;
             for (LeasedTable table : tables.all()) {
                 Map<RowStatus, Count> byStatus = new EnumMap<>(RowStatus.class);
-                for (RowStatus status : RowStatus.values()) {
+                for (RowStatus status : COUNTED) {
                     long rows = values.get(i++);
                     byStatus.put(status, new Count(rows, rows >= CAP));
                 }

@@ -169,7 +169,8 @@ public class Orders {
 
     private static Order toOrder(Row row) {
         return new Order(row.getString("merchant_id"), row.getString("out_trade_no"), row.getBigDecimal("amount"),
-                row.getString("currency"), OrderStatus.valueOf(row.getString("status")), row.getString("channel"),
-                row.getString("channel_trade_no"), row.getLocalDateTime("paid_at"), row.getBigDecimal("refunded_amount"));
+                row.getString("currency"), OrderStatus.stored(row.getString("status")), row.getString("channel"),
+                row.getString("channel_trade_no"), row.getLocalDateTime("paid_at"), row.getBigDecimal("refunded_amount"),
+                row.getString("status"));
     }
 }

@@ -1,5 +1,6 @@
 package io.paycallback.order;
 
+import io.paycallback.db.UnknownValueException;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.trade.ChannelTradeNo;
@@ -112,10 +113,19 @@ public class Refunds {
     }
 
     private static Request toRequest(Row row) {
-        return new Request(RefundStatus.valueOf(row.getString("status")), row.getString("channel_refund_id"),
+        return new Request(known(row.getString("status")), row.getString("channel_refund_id"),
                 OutTradeNo.ofNullable(row.getString("out_trade_no")),
                 ChannelTradeNo.ofNullable(row.getString("channel_trade_no")), row.getBigDecimal("amount"),
                 row.getString("currency"), row.getString("reason"));
+    }
+
+    /** A status to decide on: one this build does not know is left for a release that does. */
+    private static RefundStatus known(String stored) {
+        RefundStatus status = RefundStatus.stored(stored);
+        if (status == RefundStatus.UNKNOWN) {
+            throw new UnknownValueException("refunds.status", stored);
+        }
+        return status;
     }
 
     /** Every refund of one order, oldest first. */
@@ -125,7 +135,7 @@ public class Refunds {
             for (Row row : rows) {
                 found.add(new Listed(row.getString("channel"), row.getString("refund_no"), row.getString("channel_refund_id"),
                         row.getBigDecimal("amount"), row.getBigDecimal("refunded_total"), row.getString("currency"),
-                        RefundStatus.valueOf(row.getString("status")), row.getString("reason"),
+                        RefundStatus.stored(row.getString("status")), row.getString("reason"),
                         row.getLocalDateTime("created_at"), row.getLocalDateTime("updated_at")));
             }
             return found;
@@ -147,7 +157,7 @@ public class Refunds {
                 return Optional.empty();
             }
             Row row = iterator.next();
-            return Optional.of(new Existing(RefundStatus.valueOf(row.getString("status")), row.getBigDecimal("amount")));
+            return Optional.of(new Existing(known(row.getString("status")), row.getBigDecimal("amount")));
         });
     }
 

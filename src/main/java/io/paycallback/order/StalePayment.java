@@ -20,12 +20,13 @@ public enum StalePayment {
 
     public static StalePayment of(Order order, String channel, ChannelTradeNo channelTradeNo) {
         boolean samePayment = channel.equals(order.channel()) && channelTradeNo.value().equals(order.channelTradeNo());
-        return switch (order.status()) {
+        return switch (order.known()) {
             case PAID -> samePayment ? DUPLICATE : PAID_TWICE;
             case CLOSED -> PAID_AFTER_CLOSE;
             case REFUNDED -> samePayment ? DUPLICATE : UNRESOLVED;
             // Both are moved to PAID by the conditional update itself; seen here, the order changed under us.
             case PENDING, CLOSING -> UNRESOLVED;
+            case UNKNOWN -> throw new IllegalStateException("known() never answers UNKNOWN");
         };
     }
 

@@ -105,7 +105,7 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
     @Override
     protected AfterCall call(Lease lease, OrderQueries.OrderQuery query, Calls calls) {
         boolean pending = orders.find(pool, query.merchantId(), query.outTradeNo()).await().atMost(timeout)
-                .map(order -> order.status() == OrderStatus.PENDING).orElse(false);
+                .map(order -> order.known() == OrderStatus.PENDING).orElse(false);
         List<ProviderClient> clients = providers.forMerchant(query.merchantId());
         if (!pending || clients.isEmpty()) {
             return new Finished(QueryTry.NOT_NEEDED);

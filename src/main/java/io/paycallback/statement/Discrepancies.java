@@ -60,7 +60,19 @@ public class Discrepancies {
 
     public enum Item {
         PAYMENT,
-        REFUND
+        REFUND,
+        /** A value a newer (or, after a rollback, an older) release stored and this build does not know. */
+        UNKNOWN;
+
+        /** The stored value; {@link #UNKNOWN} for one this build does not know. */
+        public static Item stored(String value) {
+            for (Item known : values()) {
+                if (known != UNKNOWN && known.name().equals(value)) {
+                    return known;
+                }
+            }
+            return UNKNOWN;
+        }
     }
 
     /** The filter of a listing; every part optional. */
@@ -125,10 +137,16 @@ public class Discrepancies {
         return pool.preparedQuery(OPEN_BY_KIND).execute().map(rows -> {
             Map<DiscrepancyKind, OpenCount> counts = new EnumMap<>(DiscrepancyKind.class);
             for (DiscrepancyKind kind : DiscrepancyKind.values()) {
-                counts.put(kind, new OpenCount(0, 0));
+                if (kind != DiscrepancyKind.UNKNOWN) {
+                    counts.put(kind, new OpenCount(0, 0));
+                }
             }
-            rows.forEach(row -> counts.put(DiscrepancyKind.valueOf(row.getString("kind")),
-                    new OpenCount(row.getLong("n"), row.getLong("oldest_seconds"))));
+            rows.forEach(row -> {
+                DiscrepancyKind kind = DiscrepancyKind.stored(row.getString("kind"));
+                if (kind != DiscrepancyKind.UNKNOWN) {
+                    counts.put(kind, new OpenCount(row.getLong("n"), row.getLong("oldest_seconds")));
+                }
+            });
             return counts;
         });
     }
@@ -140,12 +158,12 @@ public class Discrepancies {
     static Discrepancy discrepancy(Row row) {
         return new Discrepancy(row.getLong("id"), row.getLong("run_id"), row.getString("merchant_id"),
                 ChannelId.fromPath(row.getString("channel")).orElseThrow(), row.getLocalDate("bill_date"),
-                DiscrepancyKind.valueOf(row.getString("kind")), Item.valueOf(row.getString("item")),
+                DiscrepancyKind.stored(row.getString("kind")), Item.stored(row.getString("item")),
                 row.getString("ident"), row.getString("out_trade_no"), row.getString("trade_no"),
                 row.getString("refund_no"), row.getString("refund_id"), row.getBigDecimal("bill_amount"),
                 row.getString("bill_currency"), row.getString("bill_state"), row.getBigDecimal("our_amount"),
                 row.getString("our_currency"), row.getString("our_state"),
-                DiscrepancyState.valueOf(row.getString("state")), row.getLocalDateTime("due_at"), row.getString("note"),
+                DiscrepancyState.stored(row.getString("state")), row.getLocalDateTime("due_at"), row.getString("note"),
                 row.getString("resolved_by"), row.getLocalDateTime("resolved_at"), row.getLocalDateTime("opened_at"),
                 row.getLocalDateTime("created_at"), row.getLocalDateTime("updated_at"));
     }

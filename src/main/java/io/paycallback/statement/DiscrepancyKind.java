@@ -11,5 +11,17 @@ public enum DiscrepancyKind {
     /** Both hold it, for another amount or currency. Never repaired automatically. */
     AMOUNT_DIFFERS,
     /** Both hold it, in other states: REVOKED in the bill while PAID here, a refund FAILED there and SUCCEEDED here. */
-    STATE_DIFFERS
+    STATE_DIFFERS,
+    /** A value a newer (or, after a rollback, an older) release stored and this build does not know. */
+    UNKNOWN;
+
+    /** The stored value; {@link #UNKNOWN} for one this build does not know. */
+    public static DiscrepancyKind stored(String value) {
+        for (DiscrepancyKind known : values()) {
+            if (known != UNKNOWN && known.name().equals(value)) {
+                return known;
+            }
+        }
+        return UNKNOWN;
+    }
 }

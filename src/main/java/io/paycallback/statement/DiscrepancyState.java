@@ -9,5 +9,17 @@ public enum DiscrepancyState {
     /** The provider's verified answer was stored through the ledger (origin {@code statement}). */
     REPAIRED,
     /** Closed by an operator with a note, or by a later bill listing what was missing. */
-    RESOLVED
+    RESOLVED,
+    /** A value a newer (or, after a rollback, an older) release stored and this build does not know. */
+    UNKNOWN;
+
+    /** The stored value; {@link #UNKNOWN} for one this build does not know. */
+    public static DiscrepancyState stored(String value) {
+        for (DiscrepancyState known : values()) {
+            if (known != UNKNOWN && known.name().equals(value)) {
+                return known;
+            }
+        }
+        return UNKNOWN;
+    }
 }

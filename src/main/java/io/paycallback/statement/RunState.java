@@ -13,5 +13,17 @@ public enum RunState {
     /** Compared: open discrepancies for a person. */
     DIFFERENCES,
     /** Out of tries: a dead letter, alerted. */
-    FAILED
+    FAILED,
+    /** A value a newer (or, after a rollback, an older) release stored and this build does not know. */
+    UNKNOWN;
+
+    /** The stored value; {@link #UNKNOWN} for one this build does not know. */
+    public static RunState stored(String value) {
+        for (RunState known : values()) {
+            if (known != UNKNOWN && known.name().equals(value)) {
+                return known;
+            }
+        }
+        return UNKNOWN;
+    }
 }

@@ -72,6 +72,9 @@ public class StatementMetrics {
             }
         }
         for (DiscrepancyKind kind : DiscrepancyKind.values()) {
+            if (kind == DiscrepancyKind.UNKNOWN) {
+                continue;
+            }
             AtomicLong count = new AtomicLong();
             open.put(kind, count);
             Gauge.builder(OPEN, count, AtomicLong::get).tag("kind", kind.name().toLowerCase(Locale.ROOT))

@@ -192,7 +192,7 @@ public class StatementRuns {
     static Run run(Row row) {
         return new Run(row.getLong("id"), row.getString("merchant_id"),
                 ChannelId.fromPath(row.getString("channel")).orElseThrow(), row.getLocalDate("bill_date"),
-                RunState.valueOf(row.getString("state")), row.getString("file_digest"),
+                RunState.stored(row.getString("state")), row.getString("file_digest"),
                 totals(row, "bill_"), totals(row, "our_"), row.getLong("lines_compared"),
                 row.getLocalDateTime("compared_at"), row.getInteger("status"), row.getInteger("retry_count"),
                 row.getString("last_error"), row.getLocalDateTime("created_at"), row.getLocalDateTime("updated_at"));
