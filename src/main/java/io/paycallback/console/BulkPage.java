@@ -20,6 +20,8 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
 
+import static io.paycallback.console.ConsolePage.blankToNull;
+
 /** Dead letters requeued by filter: count first (a dry run changes nothing), then requeue exactly the rows counted. */
 @Path(ConsoleSessions.PATH + "/bulk")
 @Produces(MediaType.TEXT_HTML)
@@ -85,9 +87,5 @@ public class BulkPage {
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(field + " is a date and time like 2026-01-31T23:00");
         }
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.strip();
     }
 }

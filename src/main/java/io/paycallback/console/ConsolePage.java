@@ -44,6 +44,11 @@ public class ConsolePage {
         return result instanceof ActionResult.Done<T> done ? page.apply(done.value()) : Templates.done(outcome(result));
     }
 
+    /** A form field as an action takes it: blank means not given. */
+    static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
     private static <T> ConsoleViews.Done outcome(ActionResult<T> result) {
         return result.render(new ActionResult.Rendering<>() {
             @Override

@@ -25,6 +25,8 @@ import jakarta.ws.rs.core.Response;
 
 import java.util.List;
 
+import static io.paycallback.console.ConsolePage.blankToNull;
+
 /**
  * Dead letters of every leased table, one tab each: callbacks and events with their details, the other tables by what
  * every table has. Each can be requeued, or resolved with a note; a callback can be replayed from its raw body.
@@ -135,9 +137,5 @@ public class DeadLetterPage {
     @Offers(OperatorAction.CALLBACK_REPLAY)
     public Uni<TemplateInstance> replay(@PathParam("kind") String kind, @PathParam("id") long id) {
         return callbacks.replay(kind, id, page.operator()).map(ConsolePage::done);
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.strip();
     }
 }

@@ -22,6 +22,8 @@ import java.time.Clock;
 import java.time.LocalDate;
 import java.util.List;
 
+import static io.paycallback.console.ConsolePage.blankToNull;
+
 /**
  * The Statements page: runs of the last two weeks with both sides' totals and a clear state, discrepancies with
  * filters (open ones unless told otherwise), resolving one with a note and running a date again.
@@ -82,9 +84,5 @@ public class StatementsPage {
 
     private static String text(String value) {
         return value == null ? "" : value.strip();
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.strip();
     }
 }
