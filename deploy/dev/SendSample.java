@@ -2,6 +2,7 @@ import javax.crypto.Cipher;
 import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -24,15 +25,18 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Plays a payment provider against {@code ./mvnw quarkus:dev}: registers an order for the default merchant, sends one
+ * Plays a payment provider against a running service: registers an order for the default merchant, sends one
  * correctly signed payment callback for it, and prints the order once it is PAID.
  *
  * <pre>java deploy/dev/SendSample.java wxpay|alipay|stripe</pre>
  *
  * A single-file program (Java 11+ runs it from source), so it needs neither a build nor a dependency. The keys are the
- * demo keys that only the dev profile trusts ({@code %dev.paycallback.merchants.default.*} in application.properties);
- * the private halves live only here. Environment: BASE_URL (default http://localhost:8080), ADMIN_TOKEN (default the
- * dev profile's dev-only-admin-token).
+ * demo keys of the dev profile ({@code %dev.paycallback.merchants.default.*} in application.properties); the private
+ * halves live only here. Any service whose merchant {@code default} trusts their public halves will do: dev mode
+ * ({@code ./mvnw quarkus:dev}), or the packaged service with the trial configuration of docs/run-it-yourself.md.
+ * Environment: BASE_URL (default http://localhost:8080); ORDER_TOKEN, a token of the order service
+ * ({@code paycallback.auth.order-service.tokens.<name>}), which registers and reads the order (ADMIN_TOKEN is read when
+ * ORDER_TOKEN is not set; default: dev mode's dev-only-admin-token).
  */
 public final class SendSample {
 
@@ -104,7 +108,7 @@ public final class SendSample {
             System.exit(2);
         }
         String base = env("BASE_URL", "http://localhost:8080").replaceAll("/$", "");
-        String token = env("ADMIN_TOKEN", "dev-only-admin-token");
+        String token = env("ORDER_TOKEN", env("ADMIN_TOKEN", "dev-only-admin-token"));
         String outTradeNo = "DEMO-" + args[0] + "-" + Long.toString(System.currentTimeMillis(), 36);
         Sample sample = switch (args[0]) {
             case "wxpay" -> wxpay(outTradeNo, Instant.now());
@@ -118,8 +122,12 @@ public final class SendSample {
                         {"merchantId":"default","outTradeNo":"%s","amount":"%s","currency":"%s"}"""
                         .formatted(outTradeNo, sample.amount(), sample.currency()))));
         System.out.println("order     " + created.statusCode() + " " + created.body());
+        if (created.statusCode() == 401 || created.statusCode() == 403) {
+            fail("could not register the order: set ORDER_TOKEN to a token of the order service"
+                    + " (paycallback.auth.order-service.tokens.<name>)");
+        }
         if (created.statusCode() != 201) {
-            fail("could not register the order: is ./mvnw quarkus:dev running at " + base + "?");
+            fail("could not register the order at " + base);
         }
 
         HttpRequest.Builder callback = HttpRequest.newBuilder(URI.create(base + "/pay/callback/" + sample.channel()))
@@ -128,6 +136,14 @@ public final class SendSample {
         sample.headers().forEach(callback::header);
         HttpResponse<String> answer = send(callback);
         System.out.println("callback  " + answer.statusCode() + " " + answer.body());
+        if (answer.statusCode() == 404) {
+            fail("the callback was not acknowledged: the service has no " + sample.channel()
+                    + " keys for the merchant default");
+        }
+        if (answer.statusCode() == 400 || answer.statusCode() == 401) {
+            fail("the callback was refused: does the merchant default trust the demo keys"
+                    + " (the %dev. merchant settings of application.properties)?");
+        }
         if (answer.statusCode() != 200) {
             fail("the callback was not acknowledged");
         }
@@ -143,7 +159,7 @@ public final class SendSample {
             }
             Thread.sleep(200);
         }
-        fail("order " + outTradeNo + " is not PAID after 10 s: see the dev-mode log");
+        fail("order " + outTradeNo + " is not PAID after 10 s: see the service's log");
     }
 
     /** WeChat Pay API v3: the transaction AES-256-GCM-sealed with the APIv3 key, the notice signed SHA256withRSA. */
@@ -237,7 +253,12 @@ public final class SendSample {
     }
 
     private static HttpResponse<String> send(HttpRequest request) throws Exception {
-        return HTTP.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (ConnectException e) {
+            fail("nothing answers at " + request.uri().resolve("/") + ": is the service running there (BASE_URL)?");
+            throw e;
+        }
     }
 
     private static String env(String name, String fallback) {
