@@ -57,6 +57,7 @@ class MixedVersionIT {
      */
     private static final List<String> ALLOWED_TRACES = List.of(
             "[io.netty.bootstrap.ServerBootstrap] (vert.x-acceptor-thread-0) Failed to register an accepted channel");
+    private static final Pattern STACK_FRAME = Pattern.compile("\\s+(at |\\.\\.\\. \\d+ more)");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private static MariaDbServer database;
@@ -314,11 +315,16 @@ class MixedVersionIT {
         return Duration.between(starting, Instant.now());
     }
 
-    /** A failed start, with the first ERROR lines of the instance's log, which name the cause (Flyway's, a setting's). */
+    /**
+     * A failed start, with its log from the first ERROR line on, stack frames left out: the causes' messages name what
+     * stopped it (Flyway's validation, a setting).
+     */
     private static AssertionError notStarted(ServiceInstance instance, String how) throws Exception {
-        String errors = instance.log().lines().filter(line -> line.contains(" ERROR ")).limit(3)
-                .reduce("", (lines, line) -> lines + "\n" + line);
-        return new AssertionError(instance.name() + " did not start: " + how + errors);
+        String log = instance.log();
+        int error = log.indexOf(" ERROR ");
+        String cause = error < 0 ? "" : log.substring(log.lastIndexOf('\n', error) + 1).lines()
+                .filter(line -> !STACK_FRAME.matcher(line).lookingAt()).limit(12).reduce("", (lines, line) -> lines + "\n" + line);
+        return new AssertionError(instance.name() + " did not start: " + how + cause);
     }
 
     private static Load load() {
