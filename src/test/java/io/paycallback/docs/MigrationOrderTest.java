@@ -52,6 +52,19 @@ class MigrationOrderTest {
         assertThat(late).as("migrations that landed after a higher version: renumber them above V" + highest).isEmpty();
     }
 
+    /**
+     * Flyway also takes dotted versions (V10_1, V10.1), which the landing order above cannot see: one can land below a
+     * deployed release's highest version unnoticed (a rollback to that release then fails Flyway's validation at start,
+     * "applied migration not resolved locally"), and SchemaCompatibilityCheck cannot read it, so the start fails here too.
+     */
+    @Test
+    void everyMigrationIsVersionedByAWholeNumber() throws IOException {
+        try (Stream<Path> paths = Files.list(MIGRATIONS)) {
+            assertThat(paths.map(path -> path.getFileName().toString()).filter(name -> !VERSION.matcher(name).matches()))
+                    .as("files in " + MIGRATIONS + " not named V<whole number>__<description>.sql").isEmpty();
+        }
+    }
+
     @Test
     void versionsAreUnique() throws IOException {
         List<Integer> versions = new ArrayList<>(files().keySet().stream().map(MigrationOrderTest::version).toList());

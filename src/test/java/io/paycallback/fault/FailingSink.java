@@ -12,13 +12,14 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The downstream receiver: answers 503 to every fifth request, as a flaky service would, and records each delivery it
  * accepted by its Idempotency-Key and the order it names. A delay makes deliveries slow, so leases are held long enough
- * for a kill to find them.
+ * for a kill to find them; while down it answers 503 to every request, as a destination in an outage.
  */
 final class FailingSink implements AutoCloseable {
 
@@ -28,6 +29,7 @@ final class FailingSink implements AutoCloseable {
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicLong delayMillis = new AtomicLong();
+    private final AtomicBoolean down = new AtomicBoolean();
     /** Idempotency-Key to the order it was about, for every delivery answered 2xx (repeats included once). */
     private final Map<String, String> delivered = new ConcurrentHashMap<>();
 
@@ -44,6 +46,10 @@ final class FailingSink implements AutoCloseable {
 
     void delay(long millis) {
         delayMillis.set(millis);
+    }
+
+    void down(boolean outage) {
+        down.set(outage);
     }
 
     int requests() {
@@ -68,7 +74,7 @@ final class FailingSink implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (requests.incrementAndGet() % 5 == 0) {
+        if (requests.incrementAndGet() % 5 == 0 || down.get()) {
             refused.incrementAndGet();
             exchange.sendResponseHeaders(503, -1);
         } else {

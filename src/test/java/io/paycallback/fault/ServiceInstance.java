@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * One process of the packaged service ({@code target/quarkus-app/quarkus-run.jar}) in a JVM of its own, configured by a
- * {@code config/application.properties} in its own working directory, so no key or password is on a command line.
+ * One process of the packaged service ({@code target/quarkus-app/quarkus-run.jar}, or another build's runner such as the
+ * previous release's) in a JVM of its own, configured by a {@code config/application.properties} in its own working
+ * directory, so no key or password is on a command line.
  */
 final class ServiceInstance implements AutoCloseable {
 
@@ -30,6 +31,7 @@ final class ServiceInstance implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
+    private final Path runner;
     private final Path dir;
     private final int httpPort;
     private final int managementPort;
@@ -37,7 +39,13 @@ final class ServiceInstance implements AutoCloseable {
     private Process process;
 
     ServiceInstance(String name, Path dir, int httpPort, int managementPort, Map<String, String> config) {
+        this(name, RUNNER, dir, httpPort, managementPort, config);
+    }
+
+    /** An instance of the build whose {@code quarkus-run.jar} is {@code runner}. */
+    ServiceInstance(String name, Path runner, Path dir, int httpPort, int managementPort, Map<String, String> config) {
         this.name = name;
+        this.runner = runner.toAbsolutePath();
         this.dir = dir;
         this.httpPort = httpPort;
         this.managementPort = managementPort;
@@ -87,8 +95,8 @@ final class ServiceInstance implements AutoCloseable {
     }
 
     void start() throws IOException {
-        if (!Files.isRegularFile(RUNNER)) {
-            throw new IllegalStateException(RUNNER + " is missing: the fault tier runs on the packaged application");
+        if (!Files.isRegularFile(runner)) {
+            throw new IllegalStateException(runner + " is missing: the fault tiers run on a packaged application");
         }
         Files.createDirectories(dir.resolve("config"));
         Map<String, String> properties = new TreeMap<>(config);
@@ -99,7 +107,7 @@ final class ServiceInstance implements AutoCloseable {
         Files.writeString(dir.resolve("config/application.properties"), properties.entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n", "", "\n")));
         ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", RUNNER.toString()))
+                "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", runner.toString()))
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("console.log").toFile()));
