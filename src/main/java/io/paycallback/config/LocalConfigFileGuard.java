@@ -10,7 +10,9 @@ import io.smallrye.config.SmallRyeConfigBuilderCustomizer;
  * where an operator puts a deployment's real merchant keys, destinations and database URLs; a test run in the same
  * checkout would otherwise take them, announce its fake payments to the real destinations and write to the real
  * database. Production reads it as Quarkus always does. The packaged application that the integration tests launch
- * runs in the production profile, and ignores the file too when started with {@value #IGNORE} set to true.
+ * runs in the production profile, and ignores the file too when started with {@value #IGNORE} (or
+ * {@code PAYCALLBACK_LOCAL_CONFIG_IGNORE}) set to true: the guard runs before the configuration exists, so it reads
+ * the system property and the environment itself.
  * <p>
  * The file comes with SmallRye's default sources (system properties, environment, both application.properties): the
  * system sources are kept, the properties sources left out, and the class path's application.properties added back at
@@ -18,8 +20,9 @@ import io.smallrye.config.SmallRyeConfigBuilderCustomizer;
  */
 public class LocalConfigFileGuard implements SmallRyeConfigBuilderCustomizer {
 
-    /** The system property that makes the production profile ignore the file as well. */
+    /** The setting that makes the production profile ignore the file as well ({@code PayCallbackConfig.localConfig}). */
     public static final String IGNORE = "paycallback.local-config.ignore";
+    private static final String IGNORE_VARIABLE = "PAYCALLBACK_LOCAL_CONFIG_IGNORE";
     private static final String CLASS_PATH_PROPERTIES = "application.properties";
     private static final int CLASS_PATH_ORDINAL = 250;
 
@@ -40,6 +43,7 @@ public class LocalConfigFileGuard implements SmallRyeConfigBuilderCustomizer {
 
     static boolean ignoresLocalFile() {
         LaunchMode mode = LaunchMode.current();
-        return mode == LaunchMode.DEVELOPMENT || mode == LaunchMode.TEST || Boolean.getBoolean(IGNORE);
+        return mode == LaunchMode.DEVELOPMENT || mode == LaunchMode.TEST || Boolean.getBoolean(IGNORE)
+                || Boolean.parseBoolean(System.getenv(IGNORE_VARIABLE));
     }
 }

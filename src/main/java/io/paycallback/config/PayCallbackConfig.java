@@ -45,6 +45,8 @@ public interface PayCallbackConfig {
 
     Database database();
 
+    LocalConfig localConfig();
+
     interface Merchant {
         Optional<WxPay> wxpay();
 
@@ -249,6 +251,17 @@ public interface PayCallbackConfig {
          */
         @WithDefault("48")
         int preparedStatementsPerConnection();
+    }
+
+    /** The working directory's {@code config/application.properties} ({@link LocalConfigFileGuard}). */
+    interface LocalConfig {
+        /**
+         * Ignore the file in the production profile too, as dev mode and the tests always do: for a packaged
+         * application started in a checkout where a deployment's file may sit (the integration tests). Read from the
+         * system property or the environment before the configuration is built.
+         */
+        @WithDefault("false")
+        boolean ignore();
     }
 
     /** See {@link Database#galeraCheck()}. */
