@@ -1,12 +1,18 @@
 package io.paycallback.config;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.arc.ClientProxy;
 import io.quarkus.reactive.mysql.client.MySQLPoolCreator;
+import io.smallrye.common.annotation.Identifier;
 import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.mysqlclient.MySQLPool;
 import io.vertx.sqlclient.Pool;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -24,21 +30,35 @@ import java.util.List;
  * here. The number cached per connection is capped below the client's default (256): the server's
  * {@code max_prepared_stmt_count} is shared by every pod's every connection, and 256 × 32 connections fill it with
  * two pods ({@link PayCallbackConfig.Database#preparedStatementsPerConnection()}).
+ *
+ * <p>Every statement is bounded by {@link PayCallbackConfig.Database#queryTimeout()} ({@link AcquiringPool} says why);
+ * the bill comparison's set-based statements by {@link PayCallbackConfig.Database#bulkQueryTimeout()}, through a second
+ * view of the same pool injected as {@code @Identifier(PayCallbackConfig.Database.BULK_POOL)}.
  */
 @Singleton
 public class AcquiringPoolCreator implements MySQLPoolCreator {
 
     static final int PREPARED_STATEMENT_SQL_LIMIT = 16 * 1024;
+    static final String QUERY_TIMEOUTS = "paycallback.database.query.timeouts";
 
     private final int statementsPerConnection;
+    private final Duration queryTimeout;
+    private final Duration bulkQueryTimeout;
+    private final Counter timeouts;
 
     @Inject
-    AcquiringPoolCreator(PayCallbackConfig config) {
-        this(config.database().preparedStatementsPerConnection());
+    AcquiringPoolCreator(PayCallbackConfig config, MeterRegistry registry) {
+        this(config.database().preparedStatementsPerConnection(), config.database().queryTimeout(),
+                config.database().bulkQueryTimeout(), Counter.builder(QUERY_TIMEOUTS)
+                        .description("Statements that did not complete within their bound; each one's connection was closed")
+                        .register(registry));
     }
 
-    AcquiringPoolCreator(int statementsPerConnection) {
+    AcquiringPoolCreator(int statementsPerConnection, Duration queryTimeout, Duration bulkQueryTimeout, Counter timeouts) {
         this.statementsPerConnection = statementsPerConnection;
+        this.queryTimeout = queryTimeout;
+        this.bulkQueryTimeout = bulkQueryTimeout;
+        this.timeouts = timeouts;
     }
 
     @Override
@@ -46,6 +66,14 @@ public class AcquiringPoolCreator implements MySQLPoolCreator {
         List<MySQLConnectOptions> options = input.mySQLConnectOptionsList();
         options.forEach(connection -> connection.setPreparedStatementCacheSqlLimit(PREPARED_STATEMENT_SQL_LIMIT)
                 .setPreparedStatementCacheMaxSize(statementsPerConnection));
-        return new AcquiringPool(MySQLPool.pool(input.vertx(), options, input.poolOptions()));
+        return new AcquiringPool(MySQLPool.pool(input.vertx(), options, input.poolOptions()), queryTimeout, timeouts);
+    }
+
+    /** The pool Quarkus built with {@link #create}, whose statements are bounded by the bulk query timeout instead. */
+    @Produces
+    @Singleton
+    @Identifier(PayCallbackConfig.Database.BULK_POOL)
+    io.vertx.mutiny.sqlclient.Pool bulkStatements(Pool pool) {
+        return io.vertx.mutiny.sqlclient.Pool.newInstance(((AcquiringPool) ClientProxy.unwrap(pool)).bounded(bulkQueryTimeout));
     }
 }

@@ -236,6 +236,25 @@ public interface PayCallbackConfig {
     }
 
     interface Database {
+        /** The qualifier ({@code @Identifier}) of the pool whose statements {@link #bulkQueryTimeout()} bounds. */
+        String BULK_POOL = "bulk";
+
+        /**
+         * How long any statement may take, BEGIN, COMMIT and ROLLBACK included: one still running then fails, and its
+         * connection is closed instead of going back to the pool (config/AcquiringPool). Well above the slowest
+         * statement of callbacks, workers, relay, scanner and housekeeping; below the lease, so a try that meets a
+         * statement lost by the client or a database that stopped answering fails and gives its rows back in time.
+         */
+        @WithDefault("10s")
+        Duration queryTimeout();
+
+        /**
+         * The same for the bill comparison's set-based statements and the clean-up of staged lines: a day's bill of
+         * a million lines takes its statements 14 to 40 s together. Below the statement run's 10 minute lease.
+         */
+        @WithDefault("5m")
+        Duration bulkQueryTimeout();
+
         /**
          * Readiness on a Galera node: {@code auto} checks wsrep_ready and wsrep_local_state when the server reports
          * them (and does nothing on a plain MySQL or MariaDB), {@code on} requires them, {@code off} never asks.

@@ -1,7 +1,9 @@
 package io.paycallback.statement;
 
+import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.statement.bill.BillException;
 import io.paycallback.statement.bill.BillLine;
+import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -37,7 +39,8 @@ public class StatementLines {
 
     private final Pool pool;
 
-    public StatementLines(Pool pool) {
+    /** @param pool for the deletes of a run's lines, ten thousand per statement: the bulk bound's */
+    public StatementLines(@Identifier(PayCallbackConfig.Database.BULK_POOL) Pool pool) {
         this.pool = pool;
     }
 

@@ -18,6 +18,7 @@ import io.paycallback.provider.TradeBill;
 import io.paycallback.statement.StatementRuns.Run;
 import io.paycallback.statement.bill.BillException;
 import io.paycallback.statement.bill.BillTotals;
+import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -57,6 +58,7 @@ public class StatementRunner implements LeaseHandler {
     static final int REPAIRS_PER_TRY = 1000;
 
     private final Pool pool;
+    private final Pool bulk;
     private final Leases leases;
     private final StatementRuns runs;
     private final StatementLines lines;
@@ -71,10 +73,13 @@ public class StatementRunner implements LeaseHandler {
     private final Duration timeout;
     private final Duration compareTimeout = RUN_LEASE;
 
-    public StatementRunner(Pool pool, Leases leases, StatementRuns runs, StatementLines lines, Comparison comparison,
+    /** @param bulk the same pool, whose statements may run as long as the comparison's set-based ones need */
+    public StatementRunner(Pool pool, @Identifier(PayCallbackConfig.Database.BULK_POOL) Pool bulk, Leases leases,
+                           StatementRuns runs, StatementLines lines, Comparison comparison,
                            Discrepancies discrepancies, Repairs repairs, ProviderClients providers, Outbox outbox,
                            StatementMetrics metrics, Clock clock, PayCallbackConfig config) {
         this.pool = pool;
+        this.bulk = bulk;
         this.leases = leases;
         this.runs = runs;
         this.lines = lines;
@@ -140,8 +145,8 @@ public class StatementRunner implements LeaseHandler {
         List<Long> neighbours = runs.neighbours(pool, run, window).await().atMost(timeout);
         BillTotals ours = readCommitted(tx -> comparison.compare(tx, run, day, neighbours)
                 .chain(() -> comparison.ours(tx, run, day)));
-        comparison.listedElsewhere(pool, run).await().atMost(compareTimeout);
-        comparison.openDue(pool).await().atMost(compareTimeout);
+        comparison.listedElsewhere(bulk, run).await().atMost(compareTimeout);
+        comparison.openDue(bulk).await().atMost(compareTimeout);
         metrics.linesCompared(run.channel(), sink.count());
         long compared = System.nanoTime();
         int repaired = 0;
@@ -222,7 +227,7 @@ public class StatementRunner implements LeaseHandler {
      * INSERT ... SELECT locks every ledger row it reads until the commit, and would stall the payments meanwhile.
      */
     private <T> T readCommitted(Function<SqlConnection, Uni<T>> work) {
-        return pool.withConnection(connection -> connection.query("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+        return bulk.withConnection(connection -> connection.query("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
                 .execute().chain(() -> connection.begin()).flatMap(tx -> work.apply(connection)
                         .call(tx::commit)
                         .onFailure().call(failure -> tx.rollback().onFailure().recoverWithNull())))

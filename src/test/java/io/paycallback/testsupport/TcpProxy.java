@@ -12,8 +12,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A TCP relay between the service and its database that can fail the way networks do: {@link #cut()} resets every
- * open connection and closes the listening port, so new connections are refused until {@link #restore()}. Nothing is
+ * A TCP relay between the service and its database that can fail the way networks and servers do: {@link #cut()}
+ * resets every open connection and closes the listening port, so new connections are refused until {@link #restore()};
+ * {@link #hangUp()} closes them the orderly way instead, as a restarting database does; {@link #blackhole()} keeps
+ * every connection open but lets no byte through either way, as a peer that vanished without a reset. Nothing is
  * buffered or delayed: while it is up, it is a wire.
  */
 public final class TcpProxy implements AutoCloseable {
@@ -23,6 +25,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket listener;
     private volatile long accepted;
+    private volatile boolean swallowing;
 
     public TcpProxy(int port, String targetHost, int targetPort) {
         this.port = port;
@@ -39,7 +42,9 @@ public final class TcpProxy implements AutoCloseable {
         return accepted;
     }
 
+    /** Ends a cut, a hang-up or a blackhole: bytes flow again and new connections are accepted. */
     public synchronized void restore() {
+        swallowing = false;
         if (listener != null) {
             return;
         }
@@ -56,7 +61,11 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    /** Every open connection is reset (RST, not FIN: the peer sees a network failure) and new ones are refused. */
+    /**
+     * Every open connection is reset (RST, not FIN: the peer sees a network failure) and new ones are refused. Every
+     * socket is set to reset before any is closed: closing one end wakes its pump, which closes the other end, and
+     * that end would otherwise say FIN.
+     */
     public synchronized void cut() {
         ServerSocket socket = listener;
         listener = null;
@@ -67,9 +76,26 @@ public final class TcpProxy implements AutoCloseable {
             } catch (IOException ignored) {
                 // Already closed by its pump: nothing left to reset.
             }
-            closeQuietly(connection);
         }
+        open.forEach(TcpProxy::closeQuietly);
         open.clear();
+    }
+
+    /** Every open connection is closed with a FIN, not a reset, and new ones are refused. */
+    public synchronized void hangUp() {
+        ServerSocket socket = listener;
+        listener = null;
+        closeQuietly(socket);
+        open.forEach(TcpProxy::closeQuietly);
+        open.clear();
+    }
+
+    /**
+     * From now on every byte is read and dropped, both ways: connections stay open and new ones are accepted, but no
+     * request reaches the database and no answer comes back.
+     */
+    public void blackhole() {
+        swallowing = true;
     }
 
     @Override
@@ -112,7 +138,9 @@ public final class TcpProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
-                    out.write(buffer, 0, read);
+                    if (!swallowing) {
+                        out.write(buffer, 0, read);
+                    }
                 }
             } catch (IOException ignored) {
                 // The other side or a cut closed the connection; closing both ends below is all there is to do.
