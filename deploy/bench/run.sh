@@ -553,18 +553,18 @@ isolation_pass() { # delivery|e2e
   local kind=$1 n=$ISOLATION_ROWS beside0=0 deadline delivered=0
   sql "$DB" -e "TRUNCATE pay_callback_log; TRUNCATE orders; TRUNCATE outbox; TRUNCATE delivery_attempts"
   [[ $LABEL == none ]] || beside0=$(beside_requests)
-  local destinations=(sink)
-  [[ $LABEL == none ]] || destinations+=(other)
   if [[ $kind == delivery ]]; then
-    for d in "${destinations[@]}"; do
-      sql "$DB" -e "INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
-          next_retry_at, created_at, updated_at)
-        SELECT CONCAT('iso:$RUN-', seq), 'order.paid', '$d', 'default', CONCAT('I$RUN-', seq),
-          CONCAT('{\"id\":\"iso:', seq, ':order.paid\",\"type\":\"order.paid\",\"merchantId\":\"default\",',
-            '\"outTradeNo\":\"I$RUN-', seq, '\",\"channel\":\"stripe\",\"channelTradeNo\":\"pi_I$RUN-', seq,
-            '\",\"amount\":\"88.00\",\"currency\":\"USD\",\"occurredAt\":\"2026-12-03T00:00:00Z\"}'),
-          0, 0, NOW(3) - INTERVAL 1 MINUTE, NOW(3), NOW(3) FROM seq_0_to_$((n - 1))"
-    done
+    # One statement, the destinations' rows interleaved by id, as events of several destinations arrive.
+    local each="SELECT 'sink' AS d"
+    [[ $LABEL == none ]] || each="$each UNION ALL SELECT 'other'"
+    sql "$DB" -e "INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
+        next_retry_at, created_at, updated_at)
+      SELECT CONCAT('iso:$RUN-', seq), 'order.paid', d, 'default', CONCAT('I$RUN-', seq),
+        CONCAT('{\"id\":\"iso:', seq, ':order.paid\",\"type\":\"order.paid\",\"merchantId\":\"default\",',
+          '\"outTradeNo\":\"I$RUN-', seq, '\",\"channel\":\"stripe\",\"channelTradeNo\":\"pi_I$RUN-', seq,
+          '\",\"amount\":\"88.00\",\"currency\":\"USD\",\"occurredAt\":\"2026-12-03T00:00:00Z\"}'),
+        0, 0, NOW(3) - INTERVAL 1 MINUTE, NOW(3), NOW(3) FROM seq_0_to_$((n - 1)) CROSS JOIN ($each) AS destinations
+      ORDER BY seq, d"
     cpu_mark
   else
     local prefix="IE$RUN-$START_NO-"
