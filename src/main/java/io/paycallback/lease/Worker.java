@@ -1,10 +1,6 @@
 package io.paycallback.lease;
 
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.lease.Lease;
-import io.paycallback.lease.Leased;
-import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.Leases;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -119,7 +115,11 @@ public class Worker {
         }
     }
 
-    /** Processes leased rows of one table with the worker threads, in batches, and returns when all are done. */
+    /**
+     * Processes leased rows of one table with the worker threads, in batches, and returns when all are settled. A
+     * worker is busy only while a batch needs it: one whose rows wait on HTTP answers frees it at once, and only this
+     * (the scanner's) thread waits for them.
+     */
     public void processAll(List<Lease> leased) {
         if (leased.isEmpty()) {
             return;
@@ -128,12 +128,20 @@ public class Worker {
         List<CompletableFuture<Void>> running = new ArrayList<>();
         for (int from = 0; from < leased.size(); from += size) {
             List<Lease> batch = leased.subList(from, Math.min(leased.size(), from + size));
-            Runnable task = () -> handOver(processor.process(batch));
+            CompletableFuture<Void> settled = new CompletableFuture<>();
+            Runnable task = () -> {
+                try {
+                    processor.start(batch, this::handOver).whenComplete((done, e) -> settled.complete(null));
+                } catch (RuntimeException e) {
+                    settled.completeExceptionally(e);
+                }
+            };
             try {
-                running.add(CompletableFuture.runAsync(task, executor));
+                executor.execute(task);
             } catch (RejectedExecutionException full) {
                 task.run();
             }
+            running.add(settled);
         }
         CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
     }
@@ -153,7 +161,7 @@ public class Worker {
                     return;
                 }
                 waitingCount.addAndGet(-batch.size());
-                handOver(processor.process(List.copyOf(batch)));
+                processor.start(List.copyOf(batch), this::handOver);
             }
         } finally {
             takers(table).decrementAndGet();
