@@ -30,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * Each destination's circuit, kept in the database (table {@code destination_circuits}) so every instance sees the
  * same one, and read back by each instance every scan interval. Closed, its events are delivered as they come. Each
  * instance counts its own tries of the destination over the breaker's window; when at least {@code min-tries} of them
- * are in it and {@code failure-ratio} of them failed, it opens the circuit for all: the destination's pending events
+ * are in it and {@code failure-ratio} of them failed, or its last {@code min-tries} tries all failed (a destination
+ * that just stopped answering, whose earlier successes still fill the window), it opens the circuit for all: the destination's pending events
  * are parked and spend no tries, new ones are written parked, and every {@code probe-interval} one instance sends the
  * oldest of them as a probe (half-open while it is under way). A delivered probe closes the circuit and its events are
  * due at once; a circuit still open {@code disable-after} after it opened disables the destination, as does a 410
@@ -145,7 +146,7 @@ public class DestinationCircuits implements DestinationGate {
     /** This instance's tries of the destination over the breaker's window. */
     public FailureWindow.Counts window(String destination) {
         FailureWindow window = windows.get(destination);
-        return window == null ? new FailureWindow.Counts(0, 0) : window.counts();
+        return window == null ? new FailureWindow.Counts(0, 0, 0) : window.counts();
     }
 
     /** Creates the row of every configured destination that has none, then reads them all. */
@@ -202,8 +203,12 @@ public class DestinationCircuits implements DestinationGate {
             return;
         }
         FailureWindow.Counts counts = window.record(failed);
-        if (failed && state(destination) == DestinationState.CLOSED && counts.tries() >= breaker.minTries()
-                && counts.failureRatio() >= breaker.failureRatio()) {
+        if (!failed || state(destination) != DestinationState.CLOSED) {
+            return;
+        }
+        if (counts.failedInARow() >= breaker.minTries()) {
+            open(destination, "the last " + counts.failedInARow() + " tries failed; last: " + error);
+        } else if (counts.tries() >= breaker.minTries() && counts.failureRatio() >= breaker.failureRatio()) {
             open(destination, counts.failures() + " of " + counts.tries() + " tries failed within "
                     + describe(breaker.window()) + "; last: " + error);
         }

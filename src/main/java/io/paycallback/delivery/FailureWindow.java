@@ -6,7 +6,9 @@ import java.util.Arrays;
 
 /**
  * The tries of one destination and how many failed, over the last window, on this instance: ten buckets of a tenth of
- * the window each, so old tries drop out in steps without keeping every try.
+ * the window each, so old tries drop out in steps without keeping every try. Also how many tries in a row failed
+ * last, which tells a destination that just stopped answering long before the window's ratio does (the window still
+ * holds the successes of before).
  */
 final class FailureWindow {
 
@@ -17,6 +19,7 @@ final class FailureWindow {
     private final long[] bucketOf = new long[BUCKETS];
     private final int[] tries = new int[BUCKETS];
     private final int[] failures = new int[BUCKETS];
+    private int failedInARow;
 
     FailureWindow(Duration window, Clock clock) {
         this.clock = clock;
@@ -24,8 +27,8 @@ final class FailureWindow {
         Arrays.fill(bucketOf, -1);
     }
 
-    /** The tries in the window and how many of them failed. */
-    record Counts(int tries, int failures) {
+    /** The tries in the window, how many of them failed, and how many of the last ones failed in a row. */
+    record Counts(int tries, int failures, int failedInARow) {
 
         double failureRatio() {
             return tries == 0 ? 0 : (double) failures / tries;
@@ -43,6 +46,9 @@ final class FailureWindow {
         tries[slot]++;
         if (failed) {
             failures[slot]++;
+            failedInARow++;
+        } else {
+            failedInARow = 0;
         }
         return counts(bucket);
     }
@@ -54,6 +60,7 @@ final class FailureWindow {
     /** A closed circuit starts over: the tries that opened it say nothing about the destination now. */
     synchronized void clear() {
         Arrays.fill(bucketOf, -1);
+        failedInARow = 0;
     }
 
     private Counts counts(long now) {
@@ -65,6 +72,6 @@ final class FailureWindow {
                 allFailures += failures[slot];
             }
         }
-        return new Counts(allTries, allFailures);
+        return new Counts(allTries, allFailures, failedInARow);
     }
 }

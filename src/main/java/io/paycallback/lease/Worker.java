@@ -39,6 +39,8 @@ public class Worker {
     private final Map<LeasedTable, Queue<Leased>> waiting = new ConcurrentHashMap<>();
     private final AtomicInteger waitingCount = new AtomicInteger();
     private final Map<LeasedTable, AtomicInteger> takers = new ConcurrentHashMap<>();
+    /** Batches started and not settled yet: a handler that waits outside settles them after the worker is free. */
+    private final AtomicInteger unsettled = new AtomicInteger();
     private final int takersPerTable;
     private final int waitingLimit;
     private final Duration shutdownGrace;
@@ -161,7 +163,8 @@ public class Worker {
                     return;
                 }
                 waitingCount.addAndGet(-batch.size());
-                processor.start(List.copyOf(batch), this::handOver);
+                unsettled.incrementAndGet();
+                processor.start(List.copyOf(batch), this::handOver).whenComplete((done, e) -> unsettled.decrementAndGet());
             }
         } finally {
             takers(table).decrementAndGet();
@@ -198,10 +201,15 @@ public class Worker {
     }
 
     public void stop() throws InterruptedException {
+        long deadline = System.nanoTime() + shutdownGrace.toNanos();
         executor.shutdown();
         if (!executor.awaitTermination(shutdownGrace.toMillis(), TimeUnit.MILLISECONDS)) {
             // Rows still leased are retried by another instance once their lease runs out.
             executor.shutdownNow();
+        }
+        // Tries under way outside (HTTP answers) end and are recorded within the grace too, before the pool closes.
+        while (unsettled.get() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
         }
     }
 }

@@ -66,17 +66,32 @@ class DeliveryScheduleTest {
         for (int i = 0; i < 3; i++) {
             window.record(false);
         }
-        assertThat(window.counts()).isEqualTo(new FailureWindow.Counts(10, 7));
+        assertThat(window.counts()).isEqualTo(new FailureWindow.Counts(10, 7, 0));
         assertThat(window.counts().failureRatio()).isEqualTo(0.7);
 
         clock.advance(Duration.ofMinutes(2).plusSeconds(31));
-        assertThat(window.counts()).isEqualTo(new FailureWindow.Counts(3, 0));
+        assertThat(window.counts()).isEqualTo(new FailureWindow.Counts(3, 0, 0));
         clock.advance(Duration.ofMinutes(5));
-        assertThat(window.counts()).isEqualTo(new FailureWindow.Counts(0, 0));
+        assertThat(window.counts()).isEqualTo(new FailureWindow.Counts(0, 0, 0));
 
         window.record(true);
         window.clear();
         assertThat(window.counts().tries()).isZero();
+    }
+
+    @Test
+    void aDestinationThatJustStoppedAnsweringShowsInItsFailuresInARowLongBeforeInTheRatio() {
+        FailureWindow window = new FailureWindow(Duration.ofMinutes(5), new MovableClock(Instant.parse("2026-12-05T10:00:00Z")));
+        for (int i = 0; i < 100; i++) {
+            window.record(false);
+        }
+        for (int i = 0; i < 10; i++) {
+            window.record(true);
+        }
+        assertThat(window.counts()).isEqualTo(new FailureWindow.Counts(110, 10, 10));
+        assertThat(window.counts().failureRatio()).isLessThan(0.1);
+        window.record(false);
+        assertThat(window.counts().failedInARow()).isZero();
     }
 
     /** A clock the test moves. */

@@ -250,6 +250,21 @@ class DestinationsTest {
         });
     }
 
+    @Test
+    void aRateLimitedDestinationGetsNoMoreThanItsEventsPerSecond() {
+        List<String> sources = due("limited", 6);
+        scanner.drain(Outbox.TABLE);
+
+        assertThat(sources).allSatisfy(source -> assertThat(event(source, "limited").getInteger("status")).isEqualTo(1));
+        List<Long> arrived = fake.received().stream().filter(r -> r.destination().equals("limited"))
+                .map(FakeDestinationsClient.Received::arrivedMillis).sorted().toList();
+        assertThat(arrived).hasSize(6);
+        // Two per one-second refill of the limiter: any five of them span at least three refills.
+        for (int i = 4; i < arrived.size(); i++) {
+            assertThat(arrived.get(i) - arrived.get(i - 4)).as("five events within one second").isGreaterThanOrEqualTo(990L);
+        }
+    }
+
     // ---- 410, 429 --------------------------------------------------------------------------------------------------
 
     @Test

@@ -30,8 +30,11 @@ public class FakeDestinations implements QuarkusTestResourceLifecycleManager {
     static final String HOOKS_SECRET = WebhookSignerTest.secret(32, 11);
     static final String HOOKS_PREVIOUS_SECRET = WebhookSignerTest.secret(24, 12);
     static final String GONE_SECRET = WebhookSignerTest.secret(48, 13);
-    /** Every destination of the suite, each subscribed to order.paid ({@code hooks} to alerts too). */
-    static final List<String> NAMES = List.of("hooks", "gone", "slow", "flaky", "dead");
+    /**
+     * Every destination of the suite, each subscribed to order.paid ({@code hooks} to alerts too) but {@code limited},
+     * at most two events a second, subscribed to refund.failed only, which the suite never emits.
+     */
+    static final List<String> NAMES = List.of("hooks", "gone", "slow", "flaky", "dead", "limited");
 
     private HttpServer server;
     private final Map<String, Behaviour> behaviours = new ConcurrentHashMap<>();
@@ -60,13 +63,18 @@ public class FakeDestinations implements QuarkusTestResourceLifecycleManager {
         String prefix = "paycallback.downstream.destinations.";
         for (String name : NAMES) {
             config.put(prefix + name + ".url", base + "/to/" + name);
-            config.put(prefix + name + ".events", name.equals("hooks") ? "order.paid,alert" : "order.paid");
+            config.put(prefix + name + ".events", switch (name) {
+                case "hooks" -> "order.paid,alert";
+                case "limited" -> "refund.failed";
+                default -> "order.paid";
+            });
         }
         config.put(prefix + "hooks.signing-secret", HOOKS_SECRET);
         config.put(prefix + "hooks.previous-signing-secret", HOOKS_PREVIOUS_SECRET);
         config.put(prefix + "hooks.previous-signing-secret-expires-at", "2099-01-01T00:00:00Z");
         config.put(prefix + "gone.signing-secret", GONE_SECRET);
         config.put(prefix + "dead.timeout", "3s");
+        config.put(prefix + "limited.rate-limit", "2");
         config.put("test.destinations.base-url", base);
         return config;
     }
@@ -100,7 +108,7 @@ public class FakeDestinations implements QuarkusTestResourceLifecycleManager {
         received.add(String.join("\t", name, exchange.getRequestHeaders().getFirst("Idempotency-Key"), String.valueOf(id),
                 String.valueOf(timestamp), signature == null ? "0" : Integer.toString(signature.split(" ").length),
                 verified.length() == 0 ? "-" : verified.toString(),
-                behaviour.silent() ? "-" : Integer.toString(behaviour.status())));
+                behaviour.silent() ? "-" : Integer.toString(behaviour.status()), Long.toString(System.currentTimeMillis())));
         if (behaviour.silent()) {
             // No answer: the exchange stays open until the service's timeout closes the connection.
             return;

@@ -14,11 +14,11 @@ final class FakeDestinationsClient {
 
     /** One delivery as a destination saw it. */
     record Received(String destination, String idempotencyKey, String webhookId, String timestamp, int signatures,
-                    String verifiedWith, String answered) {
+                    String verifiedWith, String answered, long arrivedMillis) {
 
         static Received of(String line) {
             String[] f = line.split("\t", -1);
-            return new Received(f[0], f[1], f[2], f[3], Integer.parseInt(f[4]), f[5], f[6]);
+            return new Received(f[0], f[1], f[2], f[3], Integer.parseInt(f[4]), f[5], f[6], Long.parseLong(f[7]));
         }
     }
 
