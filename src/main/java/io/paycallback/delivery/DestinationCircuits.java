@@ -107,6 +107,7 @@ public class DestinationCircuits implements DestinationGate {
     private final long probeLeaseMicros;
     private final Map<String, FailureWindow> windows = new ConcurrentHashMap<>();
     private volatile Map<String, Circuit> circuits = Map.of();
+    private volatile boolean initialized;
 
     public DestinationCircuits(Pool pool, Outbox outbox, Worker worker, ParkedEvents parked, Destinations destinations,
                                DestinationMetrics metrics, Clock clock, PayCallbackConfig config) {
@@ -156,7 +157,12 @@ public class DestinationCircuits implements DestinationGate {
             created = created.chain(() -> pool.preparedQuery(CREATE).execute(Tuple.of(destination.name()))
                     .replaceWithVoid().onFailure(MySqlErrors::isDuplicateKey).recoverWithNull());
         }
-        return created.chain(this::refresh);
+        return created.chain(this::refresh).invoke(() -> initialized = true);
+    }
+
+    /** Whether every configured destination's row exists. */
+    public boolean initialized() {
+        return initialized;
     }
 
     /** Reads every circuit again, as another instance may have changed it. */

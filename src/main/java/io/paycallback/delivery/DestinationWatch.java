@@ -10,7 +10,8 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 
 /**
- * Keeps every instance's view of the destinations current: at start-up a circuit row for each configured destination;
+ * Keeps every instance's view of the destinations current: at start-up a circuit row for each configured destination
+ * (at the first scan, when the database was not there yet);
  * every scan interval the circuits read again, the sweep that parks or releases events as their circuits say, and the
  * probes that are due; every gauge interval the backlog gauges recounted.
  */
@@ -36,8 +37,13 @@ public class DestinationWatch {
         this.timeout = config.retry().lease();
     }
 
+    /**
+     * Not awaited: the service starts without its database (readiness reports that), and the next scan creates the
+     * rows then.
+     */
     void onStart(@Observes StartupEvent event) {
-        circuits.initialize().await().atMost(timeout);
+        circuits.initialize().subscribe().with(done -> { }, failure -> LOG.infof(
+                "Destination circuits not read at start, the next scan reads them: %s", failure.toString()));
     }
 
     @Scheduled(every = "${paycallback.retry.scan-interval}", delayed = "${paycallback.retry.scan-delay}",
@@ -52,7 +58,7 @@ public class DestinationWatch {
 
     /** Reads every circuit, parks or releases events as their circuits say, and sends the probes that are due. Blocks. */
     public void tick() {
-        circuits.refresh().await().atMost(timeout);
+        (circuits.initialized() ? circuits.refresh() : circuits.initialize()).await().atMost(timeout);
         circuits.sweep().await().atMost(timeout);
         for (Destinations.Destination destination : destinations.all()) {
             DestinationState state = circuits.state(destination.name());
