@@ -19,7 +19,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One destination's deliveries on this instance, confined to the relay's event loop (no locks): at most its current
@@ -27,7 +29,9 @@ import java.util.concurrent.TimeUnit;
  * waits for it. A throttling answer (429, 502, 503, 504) halves the limit, each delivered try gives one back up to the
  * configured concurrency, and a Retry-After pauses the destination here until then; events it holds that could not be
  * sent well within their lease go back for a later try without counting one. While its circuit is not closed nothing
- * is sent but the probes, and what it holds is parked.
+ * is sent but the probes, and what it holds is parked. It holds at most {@link #room()} more events from scans, and
+ * when it has drained to its concurrency it leases its next due events itself, so a backlog flows at the
+ * destination's own pace, whatever the others do.
  */
 final class DestinationLane {
 
@@ -48,6 +52,11 @@ final class DestinationLane {
         void defer(List<Delivery> deliveries, Duration delay);
     }
 
+    /** Leases up to {@code limit} more due events of the lane; completes with how many (0: none due). */
+    interface Refill {
+        CompletionStage<Integer> lease(String destination, int limit);
+    }
+
     /** How one request ended. */
     interface Answered {
         void answered(DeliveryAttempt attempt, Optional<Duration> retryAfter);
@@ -64,14 +73,26 @@ final class DestinationLane {
     private final long longestHoldNanos;
     private final Duration retryAfterCap;
     private final ArrayDeque<Delivery> queue = new ArrayDeque<>();
+    private final Refill refill;
+    private final int capacity;
+    private final long quietNanos;
+    /** Events in the lane, queued or in flight; read by the scanner's thread for the room. */
+    private final AtomicInteger held = new AtomicInteger();
     private int limit;
     private int inFlight;
     private Instant pausedUntil = Instant.MIN;
+    private boolean refilling;
+    private long quietUntil;
 
     DestinationLane(Destinations.Destination destination, WebClient http, Vertx vertx, Clock clock,
-                    DestinationCircuits circuits, DeliveryMetrics metrics, Outcomes outcomes, Duration leaseTime,
-                    Duration retryAfterCap) {
+                    DestinationCircuits circuits, DeliveryMetrics metrics, Outcomes outcomes, Refill refill,
+                    Duration leaseTime, Duration retryAfterCap, Duration scanInterval) {
         this.destination = destination;
+        this.refill = refill;
+        // Enough to keep its requests busy between refills, little enough to hold in memory and send within a lease.
+        this.capacity = destination.concurrency() * 32;
+        this.quietNanos = scanInterval.toNanos();
+        this.quietUntil = System.nanoTime();
         this.http = http;
         this.vertx = vertx;
         this.clock = clock;
@@ -100,24 +121,31 @@ final class DestinationLane {
         return destination.name();
     }
 
+    /** How many more events a scan may lease for it now; safe from any thread. */
+    int room() {
+        return Math.max(0, capacity - held.get());
+    }
+
     /** Takes leased events of this destination to send; on the relay's event loop. */
     void offer(List<Delivery> deliveries) {
+        held.addAndGet(deliveries.size());
         queue.addAll(deliveries);
         pump();
     }
 
     /** Starts what may start now: nothing while the circuit is not closed or the destination asked for a pause. */
     private void pump() {
-        if (queue.isEmpty()) {
-            return;
-        }
         if (!circuits.state(destination.name()).delivers()) {
-            outcomes.park(takeAll());
+            if (!queue.isEmpty()) {
+                outcomes.park(takeAll());
+            }
             return;
         }
         Instant now = clock.instant();
         if (now.isBefore(pausedUntil)) {
-            outcomes.defer(takeAll(), Duration.between(now, pausedUntil));
+            if (!queue.isEmpty()) {
+                outcomes.defer(takeAll(), Duration.between(now, pausedUntil));
+            }
             return;
         }
         List<Delivery> late = new ArrayList<>();
@@ -140,19 +168,40 @@ final class DestinationLane {
             }
         }
         if (!late.isEmpty()) {
+            held.addAndGet(-late.size());
             outcomes.defer(late, Duration.ofSeconds(1));
         }
+        refillIfDrained();
+    }
+
+    /**
+     * Drained to its concurrency, the lane leases its next due events itself, up to its room, instead of waiting for
+     * the next scan; when none are due it stays quiet for a scan interval.
+     */
+    private void refillIfDrained() {
+        if (refilling || held.get() > destination.concurrency() || System.nanoTime() - quietUntil < 0) {
+            return;
+        }
+        refilling = true;
+        refill.lease(destination.name(), room()).whenComplete((leased, failure) -> {
+            refilling = false;
+            if (failure != null || leased == null || leased == 0) {
+                quietUntil = System.nanoTime() + quietNanos;
+            }
+        });
     }
 
     private List<Delivery> takeAll() {
         List<Delivery> all = new ArrayList<>(queue);
         queue.clear();
+        held.addAndGet(-all.size());
         return all;
     }
 
     private void send(Delivery delivery) {
         send(delivery.lease(), delivery.event(), (attempt, retryAfter) -> {
             inFlight--;
+            held.decrementAndGet();
             if (attempt.delivered()) {
                 limit = Math.min(destination.concurrency(), limit + 1);
                 circuits.tried(destination.name(), false, null);

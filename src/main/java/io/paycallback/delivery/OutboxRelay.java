@@ -1,7 +1,9 @@
 package io.paycallback.delivery;
 
+import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.lease.AfterCommit;
 import io.paycallback.lease.Attempted;
+import io.paycallback.lease.Lanes;
 import io.paycallback.lease.Lease;
 import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.LeaseLostException;
@@ -10,6 +12,7 @@ import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Leases;
 import io.paycallback.lease.RetryPolicy;
 import io.paycallback.lease.Tried;
+import io.paycallback.lease.Worker;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emission;
 import io.paycallback.outbox.Emitted;
@@ -18,7 +21,6 @@ import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.PendingEvent;
 import io.paycallback.outbox.Subject;
 import io.paycallback.trade.OutTradeNo;
-import io.paycallback.config.PayCallbackConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.impl.VertxInternal;
 import io.vertx.ext.web.client.WebClientOptions;
@@ -43,6 +45,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -73,6 +76,8 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     static final String DEFERRED = "deferred";
 
     static final String LOAD = "SELECT id, source, type, destination, payload FROM outbox WHERE id IN (%s)";
+    /** The outbox's lane column: each destination's events are leased apart (index (destination, status, next_retry_at)). */
+    private static final String DESTINATION = "destination";
     static final String LOAD_FOR_ALERT = "SELECT type, destination, merchant_id, out_trade_no FROM outbox WHERE id = ?";
 
     /** Idle connections are dropped before the usual servers' idle timeouts (JDK HttpServer 30 s, nginx 75 s). */
@@ -85,6 +90,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     private final DeliveryMetrics metrics;
     private final DestinationCircuits circuits;
     private final ParkedEvents parked;
+    private final Worker worker;
     private final List<WebClient> clients = new ArrayList<>();
     private final Map<String, DestinationLane> lanes = new HashMap<>();
     /**
@@ -101,9 +107,10 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     private boolean finishing;
 
     public OutboxRelay(Pool pool, Leases leases, Outbox outbox, DeliveryAttempts attempts, DeliveryMetrics metrics,
-                       DestinationCircuits circuits, ParkedEvents parked, Destinations destinations, Vertx vertx,
-                       Clock clock, PayCallbackConfig config) {
+                       DestinationCircuits circuits, ParkedEvents parked, Destinations destinations, Worker worker,
+                       Vertx vertx, Clock clock, PayCallbackConfig config) {
         this.pool = pool;
+        this.worker = worker;
         this.leases = leases;
         this.outbox = outbox;
         this.attempts = attempts;
@@ -124,7 +131,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
                     .setFollowRedirects(false));
             clients.add(client);
             lanes.put(destination.name(), new DestinationLane(destination, client, vertx, clock, circuits, metrics,
-                    this, leaseTime, destinations.retryAfterCap()));
+                    this, this::refill, leaseTime, destinations.retryAfterCap(), config.retry().scanInterval()));
         }
     }
 
@@ -151,6 +158,20 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     @Override
     public Optional<RetryPolicy> retryPolicy() {
         return Optional.of(schedule);
+    }
+
+    /** One lane per configured destination, with the room its lane has now. */
+    @Override
+    public Optional<Lanes> lanes() {
+        Map<String, Integer> room = new HashMap<>();
+        lanes.forEach((name, lane) -> room.put(name, lane.room()));
+        return Optional.of(new Lanes(DESTINATION, room));
+    }
+
+    /** A lane that drained leases its next due events: on a worker, then back on the event loop. */
+    private CompletionStage<Integer> refill(String destination, int limit) {
+        return worker.refill(Outbox.TABLE, new Lanes(DESTINATION, Map.of()), destination, limit)
+                .thenApplyAsync(leased -> leased, onEventLoop);
     }
 
     /** Every row's try, waiting for all of them; the lease engine itself uses {@link #start}. */

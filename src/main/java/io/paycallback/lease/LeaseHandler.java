@@ -43,6 +43,17 @@ public interface LeaseHandler {
     }
 
     /**
+     * For a table whose rows go to independent lanes (the outbox: one per destination): the column naming a row's lane,
+     * and how many more rows each lane can take now. The scanner then leases each lane's due rows apart, at most its
+     * room, and hands them over without waiting for their outcome, so a full or slow lane never holds back another or
+     * the scan; a lane that drains asks for more itself ({@link Worker#refill}). Rows of no lane (a destination no longer
+     * configured) are leased as before, when no lane is backed up. Empty: one queue for the whole table.
+     */
+    default Optional<Lanes> lanes() {
+        return Optional.empty();
+    }
+
+    /**
      * When a failed row is tried again and when it is given up on: the handler's own schedule, or empty for the one
      * every table shares ({@code paycallback.retry.backoff}).
      */

@@ -117,14 +117,20 @@ public class Worker {
         }
     }
 
-    /**
-     * Processes leased rows of one table with the worker threads, in batches, and returns when all are settled. A
-     * worker is busy only while a batch needs it: one whose rows wait on HTTP answers frees it at once, and only this
-     * (the scanner's) thread waits for them.
-     */
+    /** Processes leased rows of one table with the worker threads, in batches, and returns when all are settled. */
     public void processAll(List<Lease> leased) {
+        startAll(leased).join();
+    }
+
+    /**
+     * Processes leased rows of one table with the worker threads, in batches, without waiting. A worker is busy only
+     * while a batch needs it: one whose rows wait on HTTP answers frees it at once.
+     *
+     * @return completes when every row is settled
+     */
+    public CompletableFuture<Void> startAll(List<Lease> leased) {
         if (leased.isEmpty()) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         int size = processor.batchSize(leased.get(0).table());
         List<CompletableFuture<Void>> running = new ArrayList<>();
@@ -145,7 +151,33 @@ public class Worker {
             }
             running.add(settled);
         }
-        CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
+        return CompletableFuture.allOf(running.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Leases up to {@code limit} due rows of one lane and processes them, on a worker thread; non-blocking, safe on the
+     * event loop. For a lane that drained and asks for more itself (see {@link LeaseHandler#lanes()}).
+     *
+     * @return how many rows it leased (0 when the pool is full or the lease failed)
+     */
+    public CompletableFuture<Integer> refill(LeasedTable table, Lanes lanes, String lane, int limit) {
+        CompletableFuture<Integer> leased = new CompletableFuture<>();
+        try {
+            executor.execute(() -> {
+                try {
+                    List<Lease> rows = leases.leaseDue(table, limit, processor.leaseTime(), lanes, lane)
+                            .await().atMost(processor.leaseTime());
+                    startAll(rows);
+                    leased.complete(rows.size());
+                } catch (RuntimeException e) {
+                    LOG.debugf("Refilling %s %s failed, the next scan leases its rows: %s", table.table(), lane, e.toString());
+                    leased.complete(0);
+                }
+            });
+        } catch (RejectedExecutionException full) {
+            leased.complete(0);
+        }
+        return leased;
     }
 
     private void takeWaiting(LeasedTable table) {
