@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * configured concurrency, and a Retry-After pauses the destination here until then; events it holds that could not be
  * sent well within their lease go back for a later try without counting one. While its circuit is not closed nothing
  * is sent but the probes, and what it holds is parked. It holds at most {@link #room()} more events from scans, and
- * when it has drained to its concurrency it leases its next due events itself, so a backlog flows at the
- * destination's own pace, whatever the others do.
+ * when it has drained to half of that it leases its next due events itself, so a backlog flows at the destination's
+ * own pace, whatever the others do.
  */
 final class DestinationLane {
 
@@ -175,11 +175,11 @@ final class DestinationLane {
     }
 
     /**
-     * Drained to its concurrency, the lane leases its next due events itself, up to its room, instead of waiting for
-     * the next scan; when none are due it stays quiet for a scan interval.
+     * Half drained, the lane leases its next due events itself, up to its room, while it still sends the other half,
+     * instead of waiting for the next scan; when none are due it stays quiet for a scan interval.
      */
     private void refillIfDrained() {
-        if (refilling || held.get() > destination.concurrency() || System.nanoTime() - quietUntil < 0) {
+        if (refilling || held.get() > capacity / 2 || System.nanoTime() - quietUntil < 0) {
             return;
         }
         refilling = true;

@@ -102,9 +102,12 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     private final RetryPolicy schedule;
     private final Duration leaseTime;
     private final int transactionSize;
-    /** Delivered events waiting for their finish, and whether one runs: both only touched on the event loop. */
+    /** Finishes of delivered events that may run at once: one writes while the next batch gathers. */
+    private static final int FINISHES = 2;
+
+    /** Delivered events waiting for their finish, and the finishes running: both only touched on the event loop. */
     private final List<Finished> toFinish = new ArrayList<>();
-    private boolean finishing;
+    private int finishing;
 
     public OutboxRelay(Pool pool, Leases leases, Outbox outbox, DeliveryAttempts attempts, DeliveryMetrics metrics,
                        DestinationCircuits circuits, ParkedEvents parked, Destinations destinations, Worker worker,
@@ -282,20 +285,20 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     @Override
     public void delivered(Delivery delivery, DeliveryAttempt attempt) {
         toFinish.add(new Finished(delivery, attempt));
-        if (!finishing) {
+        if (finishing < FINISHES) {
             finishNext();
         }
     }
 
     private void finishNext() {
         if (toFinish.isEmpty()) {
-            finishing = false;
             return;
         }
-        finishing = true;
+        finishing++;
         List<Finished> batch = new ArrayList<>(toFinish.subList(0, Math.min(transactionSize, toFinish.size())));
         toFinish.subList(0, batch.size()).clear();
         finish(batch).emitOn(onEventLoop).subscribe().with(tried -> {
+            finishing--;
             settle(tried);
             finishNext();
         });
