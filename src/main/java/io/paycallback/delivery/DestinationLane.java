@@ -38,6 +38,8 @@ final class DestinationLane {
     /** Answers that say the destination is overloaded: it gets fewer requests at once. */
     private static final Set<Integer> THROTTLING = Set.of(429, 502, 503, 504);
     private static final int GONE = 410;
+    /** The first wait after a refill that found nothing; it doubles up to a scan interval. */
+    private static final long FIRST_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** What came of one try, as the lane hands it back. */
     interface Outcomes {
@@ -82,6 +84,7 @@ final class DestinationLane {
     private int inFlight;
     private Instant pausedUntil = Instant.MIN;
     private boolean refilling;
+    private long quiet = FIRST_QUIET_NANOS / 2;
     private long quietUntil;
 
     DestinationLane(Destinations.Destination destination, WebClient http, Vertx vertx, Clock clock,
@@ -176,7 +179,8 @@ final class DestinationLane {
 
     /**
      * Half drained, the lane leases its next due events itself, up to its room, while it still sends the other half,
-     * instead of waiting for the next scan; when none are due it stays quiet for a scan interval.
+     * instead of waiting for the next scan. When it finds none it waits before it asks again, twice as long each time
+     * up to a scan interval: a lease that lost a race with a scan's finds none though the backlog goes on.
      */
     private void refillIfDrained() {
         if (refilling || held.get() > capacity / 2 || System.nanoTime() - quietUntil < 0) {
@@ -186,7 +190,10 @@ final class DestinationLane {
         refill.lease(destination.name(), room()).whenComplete((leased, failure) -> {
             refilling = false;
             if (failure != null || leased == null || leased == 0) {
-                quietUntil = System.nanoTime() + quietNanos;
+                quiet = Math.min(quietNanos, quiet * 2);
+                quietUntil = System.nanoTime() + quiet;
+            } else {
+                quiet = FIRST_QUIET_NANOS / 2;
             }
         });
     }
