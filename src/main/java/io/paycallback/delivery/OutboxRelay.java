@@ -1,6 +1,7 @@
 package io.paycallback.delivery;
 
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.db.LostRaces;
 import io.paycallback.lease.AfterCommit;
 import io.paycallback.lease.Attempted;
 import io.paycallback.lease.Lanes;
@@ -91,6 +92,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     private final DestinationCircuits circuits;
     private final ParkedEvents parked;
     private final Worker worker;
+    private final LostRaces lostRaces;
     private final List<WebClient> clients = new ArrayList<>();
     private final Map<String, DestinationLane> lanes = new HashMap<>();
     /**
@@ -111,9 +113,10 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
 
     public OutboxRelay(Pool pool, Leases leases, Outbox outbox, DeliveryAttempts attempts, DeliveryMetrics metrics,
                        DestinationCircuits circuits, ParkedEvents parked, Destinations destinations, Worker worker,
-                       Vertx vertx, Clock clock, PayCallbackConfig config) {
+                       LostRaces lostRaces, Vertx vertx, Clock clock, PayCallbackConfig config) {
         this.pool = pool;
         this.worker = worker;
+        this.lostRaces = lostRaces;
         this.leases = leases;
         this.outbox = outbox;
         this.attempts = attempts;
@@ -315,14 +318,18 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         }
         Map<Lease, DeliveryAttempt> tries = new LinkedHashMap<>();
         delivered.forEach(done -> tries.put(done.delivery().lease(), done.attempt()));
-        return pool.withTransaction(tx -> attempts.finishDelivered(tx, tries)).map(ignored -> {
-            Map<Delivery, Tried> tried = new LinkedHashMap<>();
-            delivered.forEach(done -> tried.put(done.delivery(), new Tried.Done(done.delivery().lease(), DELIVERED)));
-            return tried;
-        }).onFailure().recoverWithUni(failure -> {
-            LOG.debugf("Finishing %d delivered events together failed, each alone: %s", delivered.size(), failure.toString());
-            return alone;
-        });
+        // A deadlock with a lease of the same index range is a race: run again, not a failed try sent again later.
+        return lostRaces.retried(pool.withTransaction(tx -> attempts.finishDelivered(tx, tries)), LostRaces.At.TRANSACTION)
+                .map(ignored -> {
+                    Map<Delivery, Tried> tried = new LinkedHashMap<>();
+                    delivered.forEach(done -> tried.put(done.delivery(), new Tried.Done(done.delivery().lease(), DELIVERED)));
+                    return tried;
+                })
+                .onFailure().recoverWithUni(failure -> {
+                    LOG.debugf("Finishing %d delivered events together failed, each alone: %s", delivered.size(),
+                            failure.toString());
+                    return alone;
+                });
     }
 
     private Uni<Map<Delivery, Tried>> each(List<Finished> delivered) {
@@ -330,7 +337,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         Uni<Void> all = Uni.createFrom().voidItem();
         for (Finished done : delivered) {
             Lease lease = done.delivery().lease();
-            all = all.chain(() -> attempts.finishDelivered(lease, done.attempt())
+            all = all.chain(() -> lostRaces.retried(attempts.finishDelivered(lease, done.attempt()), LostRaces.At.TRANSACTION)
                     .map(ignored -> (Tried) new Tried.Done(lease, DELIVERED))
                     .onFailure(LeaseLostException.class).recoverWithItem(new Tried.Lost(lease))
                     .onFailure().recoverWithItem(failure -> new Tried.Failed(lease,
@@ -353,42 +360,48 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         circuits.gone(lane.name(), "answered 410 Gone to " + delivery.event().idempotencyKey())
                 .subscribe().with(changed -> { }, failure -> LOG.warnf("Destination %s answered 410 Gone, and "
                         + "disabling it failed: %s", lane.name(), failure.toString()));
-        List<Delivery> held = new ArrayList<>(lane.drain());
-        held.add(delivery);
-        hold(held, List.of(attempt), tx -> parked.park(tx, leases(held)), PARKED);
+        List<Delivery> held = new ArrayList<>(List.of(delivery));
+        held.addAll(lane.drain());
+        hold(held, List.of(attempt), parked::park, PARKED);
     }
 
     @Override
     public void park(List<Delivery> deliveries) {
-        hold(deliveries, List.of(), tx -> parked.park(tx, leases(deliveries)), PARKED);
+        hold(deliveries, List.of(), parked::park, PARKED);
     }
 
     @Override
     public void defer(List<Delivery> deliveries, Duration delay) {
-        hold(deliveries, List.of(), tx -> parked.defer(tx, leases(deliveries), delay), DEFERRED);
+        hold(deliveries, List.of(), (tx, held) -> parked.defer(tx, held, delay), DEFERRED);
     }
 
     private interface Hold {
-        Uni<Void> apply(SqlClient transaction);
+        Uni<Void> apply(SqlClient transaction, List<Lease> held);
     }
 
     /**
-     * Gives events back without counting a try, with the attempts that were made of them, in one transaction, and then
-     * settles them. Should it fail, the rows keep their leases until those run out, and are tried (or parked) then.
+     * Gives events back without counting a try, with the attempts that were made of them, in transactions of at most
+     * {@code transaction-size} rows (a deadlock with a lease of the same range is run again), and then settles them.
+     * Should one fail, its rows keep their leases until those run out, and are tried (or parked) then.
      */
     private void hold(List<Delivery> deliveries, List<DeliveryAttempt> tried, Hold hold, String result) {
-        pool.withTransaction(tx -> {
-            Uni<Void> recorded = Uni.createFrom().voidItem();
-            for (DeliveryAttempt attempt : tried) {
-                recorded = recorded.chain(() -> attempts.record(tx, attempt));
-            }
-            return recorded.chain(() -> hold.apply(tx));
-        }).onFailure().invoke(failure -> LOG.warnf("Could not give %d events back, their leases run out: %s",
-                deliveries.size(), failure.toString())).onFailure().recoverWithNull().subscribe().with(done -> {
-            Map<Delivery, Tried> outcomes = new LinkedHashMap<>();
-            deliveries.forEach(delivery -> outcomes.put(delivery, new Tried.Deferred(delivery.lease(), result)));
-            settle(outcomes);
-        });
+        for (int from = 0; from < deliveries.size(); from += transactionSize) {
+            List<Delivery> part = deliveries.subList(from, Math.min(deliveries.size(), from + transactionSize));
+            List<DeliveryAttempt> made = from == 0 ? tried : List.of();
+            lostRaces.retried(pool.withTransaction(tx -> {
+                Uni<Void> recorded = Uni.createFrom().voidItem();
+                for (DeliveryAttempt attempt : made) {
+                    recorded = recorded.chain(() -> attempts.record(tx, attempt));
+                }
+                return recorded.chain(() -> hold.apply(tx, leases(part)));
+            }), LostRaces.At.TRANSACTION).onFailure().invoke(failure -> LOG.warnf(
+                    "Could not give %d events back, their leases run out: %s", part.size(), failure.toString()))
+                    .onFailure().recoverWithNull().subscribe().with(done -> {
+                        Map<Delivery, Tried> outcomes = new LinkedHashMap<>();
+                        part.forEach(delivery -> outcomes.put(delivery, new Tried.Deferred(delivery.lease(), result)));
+                        settle(outcomes);
+                    });
+        }
     }
 
     private static List<Lease> leases(List<Delivery> deliveries) {
