@@ -34,6 +34,11 @@ STATEMENT_LINES=${STATEMENT_LINES:-1000000}  # bill lines of the statement phase
 STATEMENT_TIMEOUT=${STATEMENT_TIMEOUT:-900}  # seconds from enrolment; a slower run is reported as failed
 E2E_ROWS=${E2E_ROWS:-100000}           # paid stripe callbacks of the e2e phase, each sent exactly once
 E2E_TIMEOUT=${E2E_TIMEOUT:-600}        # seconds for sending plus processing; a slower e2e reports partial progress
+ISOLATION_ROWS=${ISOLATION_ROWS:-3000}  # per pass of the isolation phase: due events per destination, paid callbacks
+ISOLATION_TIMEOUT=${ISOLATION_TIMEOUT:-900}  # seconds per isolation pass until the healthy destination has every event
+# What the isolation phase puts beside the healthy destination, one service start each: none, a destination that never
+# answers (dead), one that answers 500 after 5 s (slow500).
+ISOLATION_BESIDE=${ISOLATION_BESIDE:-none dead slow500}
 LIMIT_BATCH=${LIMIT_BATCH:-50}         # orders per transaction in the limit phase (the service's transaction-size)
 SKIP_BUILD=${SKIP_BUILD:-0}
 # The packaged application the service runs from. Another directory (a copy of another commit's target/quarkus-app)
@@ -46,7 +51,7 @@ EXTRA_JAVA_OPTS=${EXTRA_JAVA_OPTS:-}
 # work, so the bench mutes it by default (OUTBOX_LOG=INFO measures it).
 OUTBOX_LOG=${OUTBOX_LOG:-WARN}
 # A subset of phases for profiling and tuning experiments; the report then only has their rows.
-PHASES=" ${PHASES:-ceiling limit stripe wxpay storm drain delivery e2e statement} "
+PHASES=" ${PHASES:-ceiling limit stripe wxpay storm drain delivery e2e isolation statement} "
 phase() { [[ $PHASES == *" $1 "* ]]; }
 
 # paycallback.retry.transaction-size for the drain and e2e phases: a space-separated list runs those phases once per
@@ -89,6 +94,7 @@ now_ms() { date +%s%3N; }
 
 SERVICE_PID=
 SINK_PID=
+BESIDE_PID=
 cleanup() {
   if [[ -n $SERVICE_PID ]] && kill -0 "$SERVICE_PID" 2>/dev/null; then
     kill "$SERVICE_PID" 2>/dev/null || true
@@ -100,6 +106,8 @@ cleanup() {
 stop_sink() {
   if [[ -n $SINK_PID ]]; then kill "$SINK_PID" 2>/dev/null || true; fi
   SINK_PID=
+  if [[ -n $BESIDE_PID ]]; then kill "$BESIDE_PID" 2>/dev/null || true; fi
+  BESIDE_PID=
 }
 trap 'cleanup; stop_sink; stop_bill_server' EXIT
 trap 'exit 130' INT TERM
@@ -185,7 +193,7 @@ while IFS= read -r line; do MERCHANT_OPTS+=("-D$line"); done <"$WORK/keys/app.pr
 
 # The destination is named "sink": the e2e phase counts its delivered rows (outbox.destination = 'sink').
 SINK_OPTS=()
-if [[ $SINK == 1 ]] || phase e2e || phase delivery; then
+if [[ $SINK == 1 ]] || phase e2e || phase delivery || phase isolation; then
   : >"$WORK/sink.port"
   java -cp "$GEN_CP" io.paycallback.bench.DownstreamSink 0 >"$WORK/sink.port" 2>"$WORK/sink.err" &
   SINK_PID=$!
@@ -193,6 +201,16 @@ if [[ $SINK == 1 ]] || phase e2e || phase delivery; then
   [[ -s $WORK/sink.port ]] || { cat "$WORK/sink.err" >&2; echo "DownstreamSink did not start" >&2; exit 1; }
   SINK_OPTS=("-Dpaycallback.downstream.destinations.sink.url=http://127.0.0.1:$(head -1 "$WORK/sink.port")/events"
     "-Dpaycallback.downstream.destinations.sink.events=order.paid,refund.requested,refund.succeeded,refund.failed,alert")
+fi
+# The isolation phase's second destination, "other": a DownstreamSink whose answers the phase switches (POST /mode).
+BESIDE=
+if phase isolation; then
+  : >"$WORK/beside.port"
+  java -cp "$GEN_CP" io.paycallback.bench.DownstreamSink 0 ok >"$WORK/beside.port" 2>"$WORK/beside.err" &
+  BESIDE_PID=$!
+  for _ in $(seq 1 100); do [[ -s $WORK/beside.port ]] && break; sleep 0.1; done
+  [[ -s $WORK/beside.port ]] || { cat "$WORK/beside.err" >&2; echo "DownstreamSink (beside) did not start" >&2; exit 1; }
+  BESIDE=http://127.0.0.1:$(head -1 "$WORK/beside.port")
 fi
 
 # ---- helpers -----------------------------------------------------------------------------------------------------
@@ -511,6 +529,111 @@ e2e() {
   log "e2e${LABEL:+ [transaction-size $LABEL]}: $delivered/$n orders PAID and delivered, first callback stored to last delivery $((first_to_last_us / 1000)) ms; wall $((end_ms - start_ms)) ms (wrk $ingest_ms ms); RSS max $rss_max MB"
 }
 
+# Isolation: what a broken destination beside it does to a healthy one. The healthy destination is "sink"; beside it
+# (ISOLATION_BESIDE, one service start each) nothing, or "other", subscribed to order.paid, which answers normally
+# during the warm-up and is then switched to never answering ("dead": it reads the request and keeps the connection
+# open, so each try ends at the service's 5 s timeout) or to answering 500 after 5 s ("slow500"). Two passes each:
+# delivery (ISOLATION_ROWS due order.paid events per destination, loaded at once) and e2e (ISOLATION_ROWS paid stripe
+# callbacks, each sent once by wrk). Figures of the healthy destination only, from the rows' own NOW(3) stamps: events
+# per second and the p50 / p99 / max of each event's time to delivered (its row marked done), counted from the first
+# event delivered (delivery) or from the first callback stored (e2e); the service's CPU per healthy event; and how
+# many requests "other" received during the pass.
+beside_mode() { curl -fsS -o /dev/null -X POST --data "$1" "$BESIDE/mode"; }
+beside_requests() { curl -fsS "$BESIDE/requests"; }
+
+# Reads "micros" lines on stdin: count, rate per second over the largest, and p50 / p99 / max in ms.
+latencies() {
+  sort -n | awk '{v[NR]=$1} END {
+    if (!NR) { print 0, 0, 0, 0, 0; exit }
+    p50 = v[int((NR - 1) * 0.50) + 1]; p99 = v[int((NR - 1) * 0.99) + 1]; max = v[NR]
+    printf "%d %.1f %.0f %.0f %.0f\n", NR, (max > 0 ? NR * 1e6 / max : 0), p50 / 1000, p99 / 1000, max / 1000 }'
+}
+
+isolation_pass() { # delivery|e2e
+  local kind=$1 n=$ISOLATION_ROWS beside0=0 deadline delivered=0
+  sql "$DB" -e "TRUNCATE pay_callback_log; TRUNCATE orders; TRUNCATE outbox; TRUNCATE delivery_attempts"
+  [[ $LABEL == none ]] || beside0=$(beside_requests)
+  if [[ $kind == delivery ]]; then
+    # One statement, the destinations' rows interleaved by id, as events of several destinations arrive.
+    local each="SELECT 'sink' AS d"
+    [[ $LABEL == none ]] || each="$each UNION ALL SELECT 'other'"
+    sql "$DB" -e "INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
+        next_retry_at, created_at, updated_at)
+      SELECT CONCAT('iso:$RUN-', seq), 'order.paid', d, 'default', CONCAT('I$RUN-', seq),
+        CONCAT('{\"id\":\"iso:', seq, ':order.paid\",\"type\":\"order.paid\",\"merchantId\":\"default\",',
+          '\"outTradeNo\":\"I$RUN-', seq, '\",\"channel\":\"stripe\",\"channelTradeNo\":\"pi_I$RUN-', seq,
+          '\",\"amount\":\"88.00\",\"currency\":\"USD\",\"occurredAt\":\"2026-12-03T00:00:00Z\"}'),
+        0, 0, NOW(3) - INTERVAL 1 MINUTE, NOW(3), NOW(3) FROM seq_0_to_$((n - 1)) CROSS JOIN ($each) AS destinations
+      ORDER BY seq, d"
+    cpu_mark
+  else
+    local prefix="IE$RUN-$START_NO-"
+    generate requests "$WORK/keys" stripe "$n" "$prefix" "$WORK/isolation.req"
+    create_orders "$prefix" "$n" USD
+    cpu_mark
+    wrk -t"$WRK_THREADS" -c"$CONNS" -d"${ISOLATION_TIMEOUT}s" --timeout 10s -s "$BENCH/ingest.lua" "$APP" \
+      -- "$WORK/isolation.req" "$WRK_THREADS" once >"$WORK/wrk-isolation-$RUN-$LABEL.out" 2>"$WORK/wrk-isolation-$RUN-$LABEL.err" &
+    local wrk_pid=$!
+    while kill -0 "$wrk_pid" 2>/dev/null; do
+      if (($(grep -c '^e2e: thread done' "$WORK/wrk-isolation-$RUN-$LABEL.err" || true) >= WRK_THREADS)); then
+        while kill -INT "$wrk_pid" 2>/dev/null && sleep 1 && kill -0 "$wrk_pid" 2>/dev/null; do :; done
+        break
+      fi
+      sleep 0.1
+    done
+    wait "$wrk_pid" || true
+  fi
+  deadline=$(($(now_ms) + ISOLATION_TIMEOUT * 1000))
+  while delivered=$(sql "$DB" -e "SELECT COUNT(*) FROM outbox WHERE destination = 'sink' AND type = 'order.paid' AND status = 1") \
+      && ((delivered < n)) && (($(now_ms) < deadline)); do
+    sleep 0.2
+  done
+  cpu_record "iso_$kind" "$delivered"
+  local from
+  if [[ $kind == delivery ]]; then
+    from="(SELECT MIN(updated_at) FROM outbox WHERE destination = 'sink' AND status = 1)"
+  else
+    from="(SELECT MIN(created_at) FROM pay_callback_log)"
+  fi
+  local count rate p50 p99 max
+  read -r count rate p50 p99 max < <(sql "$DB" -e "SELECT TIMESTAMPDIFF(MICROSECOND, $from, updated_at) FROM outbox
+      WHERE destination = 'sink' AND type = 'order.paid' AND status = 1" | latencies)
+  record "iso_${kind}" "$rate"
+  record "iso_${kind}_done" "$count"
+  record "iso_${kind}_p50_ms" "$p50"
+  record "iso_${kind}_p99_ms" "$p99"
+  record "iso_${kind}_max_ms" "$max"
+  local beside=0
+  [[ $LABEL == none ]] || beside=$(($(beside_requests) - beside0))
+  record "iso_${kind}_beside_requests" "$beside"
+  log "isolation $kind beside $LABEL: $count/$n healthy events delivered, $rate events/s, to delivered p50 $p50 ms, p99 $p99 ms, max $max ms; 'other' received $beside requests"
+}
+
+isolation() {
+  for LABEL in $ISOLATION_BESIDE; do
+    # Each configuration starts with every circuit closed (a release with circuits keeps them in the database).
+    sql "$DB" -e "DELETE FROM destination_circuits" 2>/dev/null || true
+    case $LABEL in
+      none) start_service default sink ;;
+      dead | slow500)
+        beside_mode ok
+        start_service default sink "-Dpaycallback.downstream.destinations.other.url=$BESIDE/events" \
+          "-Dpaycallback.downstream.destinations.other.events=order.paid"
+        ;;
+      *) echo "ISOLATION_BESIDE: '$LABEL' is none of none, dead, slow500" >&2; exit 2 ;;
+    esac
+    warmup
+    # The warm-up's events delivered first, while "other" still answers: the passes start on an empty outbox.
+    local deadline=$(($(now_ms) + 120000))
+    while (($(sql "$DB" -e "SELECT COUNT(*) FROM outbox WHERE status = 0") > 0)) && (($(now_ms) < deadline)); do sleep 0.5; done
+    case $LABEL in dead) beside_mode silent ;; slow500) beside_mode slow-500 ;; esac
+    isolation_pass delivery
+    isolation_pass e2e
+    cleanup
+  done
+  LABEL=
+}
+
 # One statement run of a STATEMENT_LINES-line WeChat Pay bill by the packaged service itself, at the image's JVM
 # options (-Xmx128m, -XX:+ExitOnOutOfMemoryError) plus a GC log. The bill comes from io.paycallback.bench.BillServer,
 # the tests' fake providers in a process of their own: the signed apply answer (GET /v3/bill/tradebill) and the gzip
@@ -774,6 +897,16 @@ report() {
       row "statement: CPU s service / mariadbd" "$(median statement_cpu_java_s) / $(median statement_cpu_db_s)" "" "-" "-" statement_cpu_java_s
       row "statement: s read and staged / compared (the service's log)" "$(median statement_staged_s) / $(median statement_compare_s)" "" "-" "-" statement_staged_s
     fi
+    for kind in delivery e2e; do
+      for b in $ISOLATION_BESIDE; do
+        [[ -n $(median iso_${kind}@$b) ]] || continue
+        if [[ $b == none ]]; then r="1.00" t="-" res="-"; else r=$(ratio_median iso_${kind}@$b iso_${kind}@none) t=">= 0.9 x alone" res=$(pass "$r" '>=' 0.9); fi
+        row "isolation $kind, healthy destination beside $b: events/s ($ISOLATION_ROWS)" "$(median iso_${kind}@$b)" "$r" "$t" "$res" iso_${kind}@$b
+        row "isolation $kind, healthy destination beside $b: to delivered p50 / p99 / max ms; CPU ms service per event; requests to 'other'" \
+          "$(median iso_${kind}_p50_ms@$b) / $(median iso_${kind}_p99_ms@$b) / $(median iso_${kind}_max_ms@$b); $(median iso_${kind}_cpu_java_ms@$b); $(median iso_${kind}_beside_requests@$b)" \
+          "$(ratio_median iso_${kind}_p99_ms@$b iso_${kind}_p99_ms@none)" "-" "-" iso_${kind}_p99_ms@$b
+      done
+    done
     row "process start to first ready probe, s (every start)" "$(median start_ready_s)" "" "-" "-" start_ready_s
   } >"$TABLE"
 
@@ -884,6 +1017,7 @@ for RUN in $(seq 1 "$RUNS"); do
     cleanup
   fi
   LABEL=
+  if phase isolation; then isolation; fi
   if phase statement; then statement; fi
   report
   log "run $RUN done; table so far in deploy/bench/results/latest.md"

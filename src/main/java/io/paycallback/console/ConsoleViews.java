@@ -1,5 +1,8 @@
 package io.paycallback.console;
 
+import io.paycallback.delivery.DestinationResults;
+import io.paycallback.delivery.DestinationState;
+import io.paycallback.delivery.DestinationView;
 import io.paycallback.delivery.RecordedAttempt;
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.inbox.CallbackRow;
@@ -172,6 +175,31 @@ public final class ConsoleViews {
         static AuditLine of(AuditEntry entry) {
             return new AuditLine(entry.id(), time(entry.at()), entry.actor(), entry.action().label(), entry.target(),
                     entry.rows());
+        }
+    }
+
+    /** One destination: its circuit, backlog and last delivery; which of disable, enable and probe apply. */
+    public record DestinationLine(String name, String endpoint, String state, boolean healthy, String since, String reason,
+                                  String nextProbeAt, String lastDeliveredAt, String failures, long backlog, long parked,
+                                  String oldestPendingAt, String nextDueAt, boolean signed, boolean disabled,
+                                  boolean probeable) {
+
+        static DestinationLine of(DestinationView view) {
+            return new DestinationLine(view.name(), view.endpoint(), view.state().label(), view.state().delivers(),
+                    time(view.since()), view.reason() == null ? "" : view.reason(), time(view.nextProbeAt()),
+                    time(view.lastDeliveredAt()), view.triesInWindow() == 0 ? ""
+                    : Math.round(view.failureRate() * 100) + "% of " + view.triesInWindow(), view.backlog(),
+                    view.parked(), time(view.oldestPendingAt()), time(view.nextDueAt()), view.signed(),
+                    view.state() == DestinationState.DISABLED, !view.state().delivers());
+        }
+    }
+
+    /** A replay's dry run, with what its button sends back to carry out exactly that plan. */
+    public record ReplayPlan(String destination, String since, long upToId, long resent, long added, boolean any) {
+
+        static ReplayPlan of(DestinationResults.ReplayPlan plan) {
+            return new ReplayPlan(plan.destination(), plan.since().toString(), plan.upToId(), plan.resent(), plan.added(),
+                    plan.resent() + plan.added() > 0);
         }
     }
 

@@ -38,5 +38,9 @@ public class Templates {
                                                      List<ConsoleViews.RunLine> runs,
                                                      List<ConsoleViews.DiscrepancyLine> discrepancies);
 
+    public static native TemplateInstance destinations(ConsoleViews.Page page, List<ConsoleViews.DestinationLine> rows);
+
+    public static native TemplateInstance replayPlan(ConsoleViews.ReplayPlan plan);
+
     public static native TemplateInstance done(ConsoleViews.Done done);
 }

@@ -1,12 +1,11 @@
 package io.paycallback.lease;
 
-import io.paycallback.lease.Lease;
-import io.paycallback.lease.Leased;
-import io.paycallback.lease.LeasedTable;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * What one leased table does with its rows, resolved by the table the way a scheduler resolves a task's execution and
@@ -31,6 +30,36 @@ public interface LeaseHandler {
      * {@link Tried.Failed}, never an exception that takes the other rows with it.
      */
     Attempted attempt(List<Leased> batch);
+
+    /**
+     * Tries the batch like {@link #attempt}, for a handler whose tries wait on something outside the database (an HTTP
+     * answer): returns once the tries are under way, and hands each part of the batch to {@code settle} as soon as that
+     * part's outcome is known, from any thread, so the worker thread is free at once and no row waits for another
+     * row's answer. Every row of the batch is in exactly one part. {@code settle} never blocks. The default tries the
+     * whole batch on the calling thread, as one part.
+     */
+    default void start(List<Leased> batch, Consumer<Attempted> settle) {
+        settle.accept(attempt(batch));
+    }
+
+    /**
+     * For a table whose rows go to independent lanes (the outbox: one per destination): the column naming a row's lane,
+     * and how many more rows each lane can take now. The scanner then leases each lane's due rows apart, at most its
+     * room, and hands them over without waiting for their outcome, so a full or slow lane never holds back another or
+     * the scan; a lane that drains asks for more itself ({@link Worker#refill}). Rows of no lane (a destination no longer
+     * configured) are leased as before, when no lane is backed up. Empty: one queue for the whole table.
+     */
+    default Optional<Lanes> lanes() {
+        return Optional.empty();
+    }
+
+    /**
+     * When a failed row is tried again and when it is given up on: the handler's own schedule, or empty for the one
+     * every table shares ({@code paycallback.retry.backoff}).
+     */
+    default Optional<RetryPolicy> retryPolicy() {
+        return Optional.empty();
+    }
 
     /** After a row's last try failed, inside the transaction that buries it: what a person must be told. */
     Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason);

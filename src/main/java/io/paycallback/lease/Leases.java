@@ -29,6 +29,13 @@ public class Leases {
     private static final String LEASE_DUE = """
             UPDATE %s SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
             WHERE status = 0 AND next_retry_at <= NOW(3) ORDER BY next_retry_at LIMIT ?""";
+    // A lane's due rows are a range of an index led by its column, (lane, status, next_retry_at).
+    private static final String LEASE_DUE_IN_LANE = """
+            UPDATE %s SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
+            WHERE %s = ? AND status = 0 AND next_retry_at <= NOW(3) ORDER BY next_retry_at LIMIT ?""";
+    private static final String LEASE_DUE_OUTSIDE_LANES = """
+            UPDATE %s SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
+            WHERE status = 0 AND next_retry_at <= NOW(3) AND %s NOT IN (%s) ORDER BY next_retry_at LIMIT ?""";
     private static final String LEASED_BY = "SELECT id, retry_count FROM %s WHERE lease_token = ? AND status = 0";
     private static final String LEASE_ONE = """
             UPDATE %s SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
@@ -82,9 +89,33 @@ public class Leases {
      * again a couple of times, then this scan leases nothing and the next one looks again.
      */
     public Uni<List<Lease>> leaseDue(LeasedTable table, int limit, Duration leaseTime) {
+        return leaseDue(table, leaseTime, statements(table).leaseDue, Tuple.of(limit));
+    }
+
+    /** {@link #leaseDue(LeasedTable, int, Duration)} of one lane's rows only. */
+    public Uni<List<Lease>> leaseDue(LeasedTable table, int limit, Duration leaseTime, Lanes lanes, String lane) {
+        return leaseDue(table, leaseTime, LEASE_DUE_IN_LANE.formatted(table.table(), lanes.column()), Tuple.of(lane, limit));
+    }
+
+    /** {@link #leaseDue(LeasedTable, int, Duration)} of the rows of none of the lanes. */
+    public Uni<List<Lease>> leaseDueOutside(LeasedTable table, int limit, Duration leaseTime, Lanes lanes) {
+        if (lanes.room().isEmpty()) {
+            return leaseDue(table, limit, leaseTime);
+        }
+        Tuple params = Tuple.tuple();
+        lanes.room().keySet().forEach(params::addString);
+        return leaseDue(table, leaseTime, LEASE_DUE_OUTSIDE_LANES.formatted(table.table(), lanes.column(),
+                String.join(", ", Collections.nCopies(lanes.room().size(), "?"))), params.addInteger(limit));
+    }
+
+    private Uni<List<Lease>> leaseDue(LeasedTable table, Duration leaseTime, String leaseSql, Tuple params) {
         String token = UUID.randomUUID().toString();
         Statements sql = statements(table);
-        return pool.preparedQuery(sql.leaseDue).execute(Tuple.of(token, TimeUnit.MICROSECONDS.convert(leaseTime), limit))
+        Tuple values = Tuple.of(token, TimeUnit.MICROSECONDS.convert(leaseTime));
+        for (int i = 0; i < params.size(); i++) {
+            values.addValue(params.getValue(i));
+        }
+        return pool.preparedQuery(leaseSql).execute(values)
                 .onFailure(MySqlErrors::isLockContest).retry().atMost(LOCK_CONTEST_RETRIES)
                 .flatMap(updated -> updated.rowCount() == 0
                         ? Uni.createFrom().item(List.<Lease>of())

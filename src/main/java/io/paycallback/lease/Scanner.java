@@ -9,7 +9,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The safety net behind the immediate hand-off: every few seconds, lease what is due in each leased table, in
@@ -41,15 +45,28 @@ public class Scanner {
     void scan() {
         for (LeasedTable table : tables.all()) {
             try {
-                drain(table);
+                drain(table, false);
             } catch (RuntimeException e) {
                 LOG.warnf("Scan of %s failed, next scan retries: %s", table.table(), e.toString());
             }
         }
     }
 
-    /** @return how many rows were leased */
+    /** Leases what is due in the table and processes it; returns once every row it leased is settled. */
     public int drain(LeasedTable table) {
+        return drain(table, true);
+    }
+
+    /**
+     * @param settled whether to wait for the outcome of a laned table's rows (the schedule does not: a slow lane would
+     *                hold back every table's next scan)
+     * @return how many rows were leased
+     */
+    int drain(LeasedTable table, boolean settled) {
+        Optional<Lanes> lanes = tables.handler(table).lanes();
+        if (lanes.isPresent()) {
+            return drainLanes(table, lanes.get(), settled);
+        }
         int total = 0;
         List<Lease> batch;
         do {
@@ -60,6 +77,39 @@ public class Scanner {
             worker.processAll(batch);
             total += batch.size();
         } while (batch.size() == batchSize);
+        return total;
+    }
+
+    /**
+     * Each lane's due rows apart, at most its room (a lane that drains leases more itself); then, if no lane is backed
+     * up, the rows of none of them, which the due range then holds few of besides.
+     */
+    private int drainLanes(LeasedTable table, Lanes lanes, boolean settled) {
+        int total = 0;
+        boolean backedUp = false;
+        List<CompletableFuture<Void>> running = new ArrayList<>();
+        for (Map.Entry<String, Integer> lane : lanes.room().entrySet()) {
+            int limit = Math.min(batchSize, lane.getValue());
+            if (limit <= 0 || worker.isShutdown()) {
+                backedUp = true;
+                continue;
+            }
+            List<Lease> batch = leases.leaseDue(table, limit, leaseTime, lanes, lane.getKey()).await().atMost(leaseTime);
+            running.add(worker.startAll(batch));
+            total += batch.size();
+            backedUp |= batch.size() == limit;
+        }
+        if (!backedUp) {
+            List<Lease> batch;
+            do {
+                batch = leases.leaseDueOutside(table, batchSize, leaseTime, lanes).await().atMost(leaseTime);
+                running.add(worker.startAll(batch));
+                total += batch.size();
+            } while (batch.size() == batchSize && !worker.isShutdown());
+        }
+        if (settled) {
+            CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
+        }
         return total;
     }
 }

@@ -1,6 +1,6 @@
 package io.paycallback.lease;
 
-import io.paycallback.lease.Lease;
+import java.time.Duration;
 
 /** What one try of one leased row came to. */
 public sealed interface Tried {
@@ -19,7 +19,21 @@ public sealed interface Tried {
     record Lost(Lease lease) implements Tried {
     }
 
-    /** The try failed and changed nothing; the backoff decides what happens next. */
-    record Failed(Lease lease, RuntimeException failure) implements Tried {
+    /**
+     * The try failed and changed nothing; the backoff decides what happens next, and the next try is never sooner than
+     * {@code notBefore} from now (what the other side asked for, such as an HTTP Retry-After).
+     */
+    record Failed(Lease lease, RuntimeException failure, Duration notBefore) implements Tried {
+
+        public Failed(Lease lease, RuntimeException failure) {
+            this(lease, failure, Duration.ZERO);
+        }
+    }
+
+    /**
+     * The handler gave the row back itself, without counting a try: the row was not tried, or what stopped it is no
+     * fault of the row (its destination takes nothing now). {@code result} is the metric's tag.
+     */
+    record Deferred(Lease lease, String result) implements Tried {
     }
 }

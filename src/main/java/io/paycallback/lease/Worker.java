@@ -1,10 +1,6 @@
 package io.paycallback.lease;
 
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.lease.Lease;
-import io.paycallback.lease.Leased;
-import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.Leases;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -43,6 +39,8 @@ public class Worker {
     private final Map<LeasedTable, Queue<Leased>> waiting = new ConcurrentHashMap<>();
     private final AtomicInteger waitingCount = new AtomicInteger();
     private final Map<LeasedTable, AtomicInteger> takers = new ConcurrentHashMap<>();
+    /** Batches started and not settled yet: a handler that waits outside settles them after the worker is free. */
+    private final AtomicInteger unsettled = new AtomicInteger();
     private final int takersPerTable;
     private final int waitingLimit;
     private final Duration shutdownGrace;
@@ -119,23 +117,67 @@ public class Worker {
         }
     }
 
-    /** Processes leased rows of one table with the worker threads, in batches, and returns when all are done. */
+    /** Processes leased rows of one table with the worker threads, in batches, and returns when all are settled. */
     public void processAll(List<Lease> leased) {
+        startAll(leased).join();
+    }
+
+    /**
+     * Processes leased rows of one table with the worker threads, in batches, without waiting. A worker is busy only
+     * while a batch needs it: one whose rows wait on HTTP answers frees it at once.
+     *
+     * @return completes when every row is settled
+     */
+    public CompletableFuture<Void> startAll(List<Lease> leased) {
         if (leased.isEmpty()) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         int size = processor.batchSize(leased.get(0).table());
         List<CompletableFuture<Void>> running = new ArrayList<>();
         for (int from = 0; from < leased.size(); from += size) {
             List<Lease> batch = leased.subList(from, Math.min(leased.size(), from + size));
-            Runnable task = () -> handOver(processor.process(batch));
+            CompletableFuture<Void> settled = new CompletableFuture<>();
+            Runnable task = () -> {
+                try {
+                    processor.start(batch, this::handOver).whenComplete((done, e) -> settled.complete(null));
+                } catch (RuntimeException e) {
+                    settled.completeExceptionally(e);
+                }
+            };
             try {
-                running.add(CompletableFuture.runAsync(task, executor));
+                executor.execute(task);
             } catch (RejectedExecutionException full) {
                 task.run();
             }
+            running.add(settled);
         }
-        CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
+        return CompletableFuture.allOf(running.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Leases up to {@code limit} due rows of one lane and processes them, on a worker thread; non-blocking, safe on the
+     * event loop. For a lane that drained and asks for more itself (see {@link LeaseHandler#lanes()}).
+     *
+     * @return how many rows it leased (0 when the pool is full or the lease failed)
+     */
+    public CompletableFuture<Integer> refill(LeasedTable table, Lanes lanes, String lane, int limit) {
+        CompletableFuture<Integer> leased = new CompletableFuture<>();
+        try {
+            executor.execute(() -> {
+                try {
+                    List<Lease> rows = leases.leaseDue(table, limit, processor.leaseTime(), lanes, lane)
+                            .await().atMost(processor.leaseTime());
+                    startAll(rows);
+                    leased.complete(rows.size());
+                } catch (RuntimeException e) {
+                    LOG.debugf("Refilling %s %s failed, the next scan leases its rows: %s", table.table(), lane, e.toString());
+                    leased.complete(0);
+                }
+            });
+        } catch (RejectedExecutionException full) {
+            leased.complete(0);
+        }
+        return leased;
     }
 
     private void takeWaiting(LeasedTable table) {
@@ -153,7 +195,8 @@ public class Worker {
                     return;
                 }
                 waitingCount.addAndGet(-batch.size());
-                handOver(processor.process(List.copyOf(batch)));
+                unsettled.incrementAndGet();
+                processor.start(List.copyOf(batch), this::handOver).whenComplete((done, e) -> unsettled.decrementAndGet());
             }
         } finally {
             takers(table).decrementAndGet();
@@ -190,10 +233,15 @@ public class Worker {
     }
 
     public void stop() throws InterruptedException {
+        long deadline = System.nanoTime() + shutdownGrace.toNanos();
         executor.shutdown();
         if (!executor.awaitTermination(shutdownGrace.toMillis(), TimeUnit.MILLISECONDS)) {
             // Rows still leased are retried by another instance once their lease runs out.
             executor.shutdownNow();
+        }
+        // Tries under way outside (HTTP answers) end and are recorded within the grace too, before the pool closes.
+        while (unsettled.get() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
         }
     }
 }

@@ -17,6 +17,14 @@ public enum AuditAction {
     STATEMENT_RESOLVE,
     /** A statement run enrolled or requeued by an operator: the bill of that day is fetched and compared again. */
     STATEMENT_RERUN,
+    /** A destination stopped by an operator: its events wait, parked. */
+    DESTINATION_DISABLE,
+    /** A destination delivered to again: its circuit closed, its waiting events due. */
+    DESTINATION_ENABLE,
+    /** A destination's oldest waiting event sent now, at an operator's request. */
+    DESTINATION_PROBE,
+    /** A destination's events since a time sent again, and those of its types it had no row for written. */
+    DESTINATION_REPLAY,
     /** A value a newer (or, after a rollback, an older) release stored and this build does not know. */
     UNKNOWN;
 

@@ -18,10 +18,12 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -47,12 +49,19 @@ public class Outbox {
     public static final String LOG_DESTINATION = "log";
     private static final Pattern HTTP_URL = Pattern.compile("https?://[^\\s/?#]+([/?#]\\S*)?", Pattern.CASE_INSENSITIVE);
 
+    /**
+     * The next_retry_at of a parked event: one whose destination takes nothing now. Far beyond any backoff, so no
+     * scan leases it and a range of the (destination, status, next_retry_at) index finds exactly the parked ones.
+     */
+    public static final LocalDateTime PARKED = LocalDateTime.of(9999, 12, 31, 0, 0);
+
     static final String INSERT_COLUMNS = """
             INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
                                 lease_token, next_retry_at, created_at, updated_at)
             VALUES """;
     static final String LEASED_VALUES = "(?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))";
     static final String LOGGED_VALUES = "(?, ?, ?, ?, ?, ?, 1, 0, NULL, NOW(3), NOW(3), NOW(3))";
+    static final String PARKED_VALUES = "(?, ?, ?, ?, ?, ?, 0, 0, NULL, ?, NOW(3), NOW(3))";
     static final String WRITTEN_LEASED = """
             SELECT id, source, type, destination, payload FROM outbox WHERE lease_token = ? AND status = 0""";
 
@@ -72,12 +81,20 @@ public class Outbox {
 
     private final ObjectMapper json;
     private final Clock clock;
+    private final DestinationGate gate;
     private final Map<EventType, List<String>> destinationsByType = new EnumMap<>(EventType.class);
     private final long leaseMicros;
 
+    /** An outbox for which every destination takes events. */
     public Outbox(ObjectMapper json, Clock clock, PayCallbackConfig config) {
+        this(json, clock, config, DestinationGate.ALL);
+    }
+
+    @Inject
+    public Outbox(ObjectMapper json, Clock clock, PayCallbackConfig config, DestinationGate gate) {
         this.json = json;
         this.clock = clock;
+        this.gate = gate;
         this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
         // A misspelt type would silently starve its destination, a URL that is not HTTP fail every try for a day:
         // refuse both at start-up, naming the key.
@@ -105,9 +122,10 @@ public class Outbox {
     /**
      * Emits every event with at most three statements whatever their number: one multi-row INSERT for the rows
      * delivered later, one for the rows of the log destination, one SELECT of the former (the ids a multi-row INSERT
-     * generates are not reliably consecutive on MySQL 8). Should a row already exist, the INSERT fails as a whole
-     * with nothing written (statement-level rollback, the transaction goes on) and the rows are written one by one,
-     * skipping those that exist.
+     * generates are not reliably consecutive on MySQL 8); and while a destination takes nothing, one more INSERT for
+     * its rows, written parked. Should a row already exist, the INSERT fails as a whole with nothing written
+     * (statement-level rollback, the transaction goes on) and the rows are written one by one, skipping those that
+     * exist.
      */
     public Uni<Emitted> emitAll(SqlClient transaction, List<DownstreamEvent> events) {
         if (events.isEmpty()) {
@@ -116,6 +134,7 @@ public class Outbox {
         String token = UUID.randomUUID().toString();
         List<Tuple> leased = new ArrayList<>();
         List<Tuple> logged = new ArrayList<>();
+        List<Tuple> parked = new ArrayList<>();
         List<Emission> emissions = new ArrayList<>();
         for (DownstreamEvent event : events) {
             String payload = payload(event);
@@ -126,14 +145,17 @@ public class Outbox {
                         .addString(payload);
                 if (LOG_DESTINATION.equals(destination)) {
                     logged.add(row);
-                } else {
+                } else if (gate.accepts(destination)) {
                     leased.add(row.addString(token).addLong(leaseMicros));
+                } else {
+                    parked.add(row.addLocalDateTime(PARKED));
                 }
             }
         }
         return insert(transaction, LOGGED_VALUES, logged)
                 .invoke(written -> written.forEach(row -> emissions.add(new Emission.ToLog(
                         idempotencyKey(row.getString(0), row.getString(1), row.getString(2)), row.getString(5)))))
+                .chain(() -> insert(transaction, PARKED_VALUES, parked))
                 .chain(() -> insert(transaction, LEASED_VALUES, leased))
                 .chain(written -> written.isEmpty() ? Uni.createFrom().item(List.<Emission>of())
                         : transaction.preparedQuery(WRITTEN_LEASED).execute(Tuple.of(token)).map(rows -> {

@@ -59,6 +59,15 @@ final class ServiceInstance implements AutoCloseable {
      */
     static Map<String, String> tierConfig(ProviderKeys keys, String hostPortDatabase, String password, FailingSink sink,
                                           String token) {
+        Map<String, String> config = tierConfig(keys, hostPortDatabase, password, token);
+        config.put("paycallback.downstream.destinations.sink.url", sink.url());
+        config.put("paycallback.downstream.destinations.sink.events", "order.paid,refund.requested,refund.succeeded,refund.failed,alert");
+        config.put("paycallback.downstream.destinations.sink.timeout", "2s");
+        return config;
+    }
+
+    /** {@link #tierConfig(ProviderKeys, String, String, FailingSink, String)} without any destination. */
+    static Map<String, String> tierConfig(ProviderKeys keys, String hostPortDatabase, String password, String token) {
         Map<String, String> config = new HashMap<>();
         keys.asConfig().forEach((key, value) -> {
             if (key.startsWith("paycallback.")) {
@@ -76,12 +85,10 @@ final class ServiceInstance implements AutoCloseable {
         config.put("quarkus.shutdown.timeout", "10s");
         config.put("paycallback.retry.lease", "5s");
         config.put("paycallback.retry.backoff", "1s,1s,2s,2s,3s,3s,5s,5s");
+        config.put("paycallback.downstream.retry.backoff", "1s,1s,2s,2s,3s,3s,5s,5s");
         config.put("paycallback.retry.scan-interval", "1s");
         config.put("paycallback.retry.scan-delay", "1s");
         config.put("paycallback.retry.shutdown-grace", "3s");
-        config.put("paycallback.downstream.destinations.sink.url", sink.url());
-        config.put("paycallback.downstream.destinations.sink.events", "order.paid,refund.requested,refund.succeeded,refund.failed,alert");
-        config.put("paycallback.downstream.destinations.sink.timeout", "2s");
         config.put("paycallback.auth.order-service.tokens.tier", token);
         return config;
     }

@@ -109,7 +109,12 @@ class ManifestsTest {
             "paycallback_statement_lines_total",
             "paycallback_statement_discrepancies_open",
             "paycallback_statement_discrepancy_oldest_open_seconds",
-            "paycallback_statement_last_success_timestamp_seconds");
+            "paycallback_statement_last_success_timestamp_seconds",
+            // DestinationsTest reads these from the running service's /q/metrics.
+            "paycallback_destination_state",
+            "paycallback_destination_backlog",
+            "paycallback_destination_oldest_pending_seconds",
+            "paycallback_destination_recoveries_total");
     /** Prometheus's own per-target series, for the target-down alert. */
     private static final String SCRAPE_HEALTH = "up";
     private static final Map<String, Set<String>> LABEL_VALUES = Map.of(

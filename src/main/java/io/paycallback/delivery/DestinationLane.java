@@ -1,0 +1,272 @@
+package io.paycallback.delivery;
+
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.paycallback.lease.Lease;
+import io.paycallback.outbox.PendingEvent;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.core.buffer.Buffer;
+import io.vertx.mutiny.ext.web.client.HttpRequest;
+import io.vertx.mutiny.ext.web.client.HttpResponse;
+import io.vertx.mutiny.ext.web.client.WebClient;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One destination's deliveries on this instance, confined to the relay's event loop (no locks): at most its current
+ * limit of requests in flight, the rest queued here. Each try ends on its own answer; no other destination's try ever
+ * waits for it. A throttling answer (429, 502, 503, 504) halves the limit, each delivered try gives one back up to the
+ * configured concurrency, and a Retry-After pauses the destination here until then; events it holds that could not be
+ * sent well within their lease go back for a later try without counting one. While its circuit is not closed nothing
+ * is sent but the probes, and what it holds is parked. It holds at most {@link #room()} more events from scans, and
+ * when it has drained to half of that it leases its next due events itself, so a backlog flows at the destination's
+ * own pace, whatever the others do.
+ */
+final class DestinationLane {
+
+    /** Answers that say the destination is overloaded: it gets fewer requests at once. */
+    private static final Set<Integer> THROTTLING = Set.of(429, 502, 503, 504);
+    private static final int GONE = 410;
+    /** The first wait after a refill that found nothing; it doubles up to a scan interval. */
+    private static final long FIRST_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** What came of one try, as the lane hands it back. */
+    interface Outcomes {
+        void delivered(Delivery delivery, DeliveryAttempt attempt);
+
+        void failed(Delivery delivery, DeliveryAttempt attempt, Duration notBefore);
+
+        void gone(DestinationLane lane, Delivery delivery, DeliveryAttempt attempt);
+
+        void park(List<Delivery> deliveries);
+
+        void defer(List<Delivery> deliveries, Duration delay);
+    }
+
+    /** Leases up to {@code limit} more due events of the lane; completes with how many (0: none due). */
+    interface Refill {
+        CompletionStage<Integer> lease(String destination, int limit);
+    }
+
+    /** How one request ended. */
+    interface Answered {
+        void answered(DeliveryAttempt attempt, Optional<Duration> retryAfter);
+    }
+
+    private final Destinations.Destination destination;
+    private final WebClient http;
+    private final Vertx vertx;
+    private final Clock clock;
+    private final DestinationCircuits circuits;
+    private final DeliveryMetrics metrics;
+    private final Outcomes outcomes;
+    private final RateLimiter limiter;
+    private final long longestHoldNanos;
+    private final Duration retryAfterCap;
+    private final ArrayDeque<Delivery> queue = new ArrayDeque<>();
+    private final Refill refill;
+    private final int capacity;
+    private final long quietNanos;
+    /** Events in the lane, queued or in flight; read by the scanner's thread for the room. */
+    private final AtomicInteger held = new AtomicInteger();
+    private int limit;
+    private int inFlight;
+    private Instant pausedUntil = Instant.MIN;
+    private boolean refilling;
+    private long quiet = FIRST_QUIET_NANOS / 2;
+    private long quietUntil;
+
+    DestinationLane(Destinations.Destination destination, WebClient http, Vertx vertx, Clock clock,
+                    DestinationCircuits circuits, DeliveryMetrics metrics, Outcomes outcomes, Refill refill,
+                    Duration leaseTime, Duration retryAfterCap, Duration scanInterval) {
+        this.destination = destination;
+        this.refill = refill;
+        // Enough to keep its requests busy between refills, little enough to hold in memory and send within a lease.
+        this.capacity = destination.concurrency() * 32;
+        this.quietNanos = scanInterval.toNanos();
+        this.quietUntil = System.nanoTime();
+        this.http = http;
+        this.vertx = vertx;
+        this.clock = clock;
+        this.circuits = circuits;
+        this.metrics = metrics;
+        this.outcomes = outcomes;
+        this.limit = destination.concurrency();
+        this.retryAfterCap = retryAfterCap;
+        // Sent only while enough of the lease is left for the try and its outcome: a row held longer goes back rather
+        // than be sent after another instance may have leased it again.
+        long leaseNanos = leaseTime.toNanos();
+        this.longestHoldNanos = Math.max(leaseNanos / 4, leaseNanos - 2 * destination.timeout().toNanos());
+        this.limiter = destination.rateLimit().isPresent() ? limiter(destination, Duration.ofNanos(longestHoldNanos)) : null;
+    }
+
+    private static RateLimiter limiter(Destinations.Destination destination, Duration longestWait) {
+        double perSecond = destination.rateLimit().getAsDouble();
+        // Below one a second, one event per period of 1/rate seconds.
+        int permits = perSecond >= 1 ? (int) Math.round(perSecond) : 1;
+        Duration period = perSecond >= 1 ? Duration.ofSeconds(1) : Duration.ofNanos(Math.round(1e9 / perSecond));
+        return RateLimiter.of("destination-" + destination.name(), RateLimiterConfig.custom()
+                .limitForPeriod(permits).limitRefreshPeriod(period).timeoutDuration(longestWait).build());
+    }
+
+    String name() {
+        return destination.name();
+    }
+
+    /** How many more events a scan may lease for it now; safe from any thread. */
+    int room() {
+        return Math.max(0, capacity - held.get());
+    }
+
+    /** Takes leased events of this destination to send; on the relay's event loop. */
+    void offer(List<Delivery> deliveries) {
+        held.addAndGet(deliveries.size());
+        queue.addAll(deliveries);
+        pump();
+    }
+
+    /** Starts what may start now: nothing while the circuit is not closed or the destination asked for a pause. */
+    private void pump() {
+        if (!circuits.state(destination.name()).delivers()) {
+            if (!queue.isEmpty()) {
+                outcomes.park(takeAll());
+            }
+            return;
+        }
+        Instant now = clock.instant();
+        if (now.isBefore(pausedUntil)) {
+            if (!queue.isEmpty()) {
+                outcomes.defer(takeAll(), Duration.between(now, pausedUntil));
+            }
+            return;
+        }
+        List<Delivery> late = new ArrayList<>();
+        while (inFlight < limit && !queue.isEmpty()) {
+            Delivery next = queue.poll();
+            if (System.nanoTime() - next.heldSince() > longestHoldNanos) {
+                late.add(next);
+                continue;
+            }
+            long waitNanos = limiter == null ? 0 : limiter.reservePermission();
+            if (waitNanos < 0) {
+                late.add(next);
+                continue;
+            }
+            inFlight++;
+            if (waitNanos == 0) {
+                send(next);
+            } else {
+                vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)), timer -> send(next));
+            }
+        }
+        if (!late.isEmpty()) {
+            held.addAndGet(-late.size());
+            outcomes.defer(late, Duration.ofSeconds(1));
+        }
+        refillIfDrained();
+    }
+
+    /**
+     * Half drained, the lane leases its next due events itself, up to its room, while it still sends the other half,
+     * instead of waiting for the next scan. When it finds none it waits before it asks again, twice as long each time
+     * up to a scan interval: a lease that lost a race with a scan's finds none though the backlog goes on.
+     */
+    private void refillIfDrained() {
+        if (refilling || held.get() > capacity / 2 || System.nanoTime() - quietUntil < 0) {
+            return;
+        }
+        refilling = true;
+        refill.lease(destination.name(), room()).whenComplete((leased, failure) -> {
+            refilling = false;
+            if (failure != null || leased == null || leased == 0) {
+                quiet = Math.min(quietNanos, quiet * 2);
+                quietUntil = System.nanoTime() + quiet;
+            } else {
+                quiet = FIRST_QUIET_NANOS / 2;
+            }
+        });
+    }
+
+    private List<Delivery> takeAll() {
+        List<Delivery> all = new ArrayList<>(queue);
+        queue.clear();
+        held.addAndGet(-all.size());
+        return all;
+    }
+
+    private void send(Delivery delivery) {
+        send(delivery.lease(), delivery.event(), (attempt, retryAfter) -> {
+            inFlight--;
+            held.decrementAndGet();
+            if (attempt.delivered()) {
+                limit = Math.min(destination.concurrency(), limit + 1);
+                circuits.tried(destination.name(), false, null);
+                outcomes.delivered(delivery, attempt);
+            } else if (attempt.httpStatus() != null && attempt.httpStatus() == GONE) {
+                outcomes.gone(this, delivery, attempt);
+            } else {
+                if (attempt.httpStatus() != null && THROTTLING.contains(attempt.httpStatus())) {
+                    limit = Math.max(1, limit / 2);
+                }
+                retryAfter.ifPresent(wait -> pausedUntil = clock.instant().plus(wait));
+                circuits.tried(destination.name(), true, attempt.describe());
+                outcomes.failed(delivery, attempt, retryAfter.orElse(Duration.ZERO));
+            }
+            pump();
+        });
+    }
+
+    /** What the lane still holds, parked: its destination was disabled (it answered 410). */
+    List<Delivery> drain() {
+        return takeAll();
+    }
+
+    /**
+     * One request of the event, whatever the circuit says (a probe's, or one the lane started); {@code answered} runs
+     * on the event loop with its attempt and the Retry-After the answer carried (capped).
+     */
+    void send(Lease lease, PendingEvent event, Answered answered) {
+        long started = System.nanoTime();
+        byte[] body = event.payload().getBytes(StandardCharsets.UTF_8);
+        String key = event.idempotencyKey();
+        HttpRequest<Buffer> request = http.postAbs(destination.url())
+                .putHeader("Content-Type", "application/json")
+                .putHeader("Idempotency-Key", key)
+                .timeout(destination.timeout().toMillis());
+        destination.signer().ifPresent(signer -> {
+            WebhookSigner.Headers headers = signer.sign(key, body, clock.instant());
+            request.putHeader(WebhookSigner.ID, headers.id())
+                    .putHeader(WebhookSigner.TIMESTAMP, Long.toString(headers.timestamp()))
+                    .putHeader(WebhookSigner.SIGNATURE, headers.signature());
+        });
+        request.sendBuffer(Buffer.buffer(body)).subscribe().with(
+                response -> ended(answered, DeliveryAttempt.answered(lease, destination.name(), response.statusCode(),
+                        response.body() == null ? null : response.body().getBytes(), started), retryAfter(response)),
+                failure -> ended(answered, DeliveryAttempt.failed(lease, destination.name(), failure.getClass().getSimpleName()
+                        + (failure.getMessage() == null ? "" : ": " + failure.getMessage()), started), Optional.empty()));
+    }
+
+    private void ended(Answered answered, DeliveryAttempt attempt, Optional<Duration> retryAfter) {
+        metrics.record(attempt);
+        answered.answered(attempt, retryAfter);
+    }
+
+    private Optional<Duration> retryAfter(HttpResponse<Buffer> response) {
+        if (response.statusCode() / 100 == 2) {
+            return Optional.empty();
+        }
+        return RetryAfter.parse(response.getHeader("Retry-After"), clock.instant())
+                .map(wait -> wait.compareTo(retryAfterCap) > 0 ? retryAfterCap : wait);
+    }
+}
