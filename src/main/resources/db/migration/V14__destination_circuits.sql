@@ -13,8 +13,8 @@ CREATE TABLE destination_circuits (
     PRIMARY KEY (destination)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
--- A destination's pending events as one range: parking them while its circuit is open (next_retry_at =
--- '9999-12-31 00:00:00', no scan leases them), releasing them when it closes, its probe (the oldest parked), its
+-- A destination's pending events as one range: parking them while its circuit is open (lease_token = 'parked', due
+-- an hour ahead and pushed on, so no scan leases them), releasing them when it closes, its probe (the oldest parked), its
 -- backlog and replays, none of which walks another destination's rows. Expand-only: every statement of the previous
 -- release works unchanged.
 ALTER TABLE outbox ADD KEY idx_outbox_destination (destination, status, next_retry_at);

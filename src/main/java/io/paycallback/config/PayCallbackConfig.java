@@ -266,6 +266,13 @@ public interface PayCallbackConfig {
             /** A circuit that stayed open this long since its first failure disables the destination. */
             @WithDefault("3d")
             Duration disableAfter();
+
+            /**
+             * How far ahead a parked event is due; while its destination takes nothing it is pushed on before then. A
+             * release without circuits (after a rollback) delivers it once this has passed.
+             */
+            @WithDefault("1h")
+            Duration parkedFor();
         }
     }
 

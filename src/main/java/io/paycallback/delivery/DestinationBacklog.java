@@ -14,8 +14,8 @@ import java.time.LocalDateTime;
 public class DestinationBacklog {
 
     static final String PENDING = """
-            SELECT COUNT(*) AS pending, COALESCE(SUM(next_retry_at = ?), 0) AS parked, MIN(id) AS oldest_id,
-                   MIN(IF(next_retry_at = ?, NULL, next_retry_at)) AS next_due
+            SELECT COUNT(*) AS pending, COALESCE(SUM(lease_token <=> ?), 0) AS parked, MIN(id) AS oldest_id,
+                   MIN(IF(lease_token <=> ?, NULL, next_retry_at)) AS next_due
             FROM outbox WHERE destination = ? AND status = 0""";
     static final String CREATED = "SELECT created_at, TIMESTAMPDIFF(SECOND, created_at, NOW(3)) AS age FROM outbox WHERE id = ?";
     // The done row tried last: next_retry_at is when it was last leased, so the index's end has it.

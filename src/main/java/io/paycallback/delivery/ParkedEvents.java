@@ -19,47 +19,57 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The events of a destination that takes nothing now. They are parked (next_retry_at = {@link Outbox#PARKED}) and
- * spend no tries; when it takes events again they are due at once. Every statement on a destination's pending events
+ * The events of a destination that takes nothing now. They are parked (lease_token = {@link Outbox#PARKED}, due
+ * {@code parked-for} ahead and pushed on by every sweep before they come due) and spend no tries; when it takes events
+ * again they are due at once. Every statement on a destination's pending events
  * is a range of the index (destination, status, next_retry_at), so a big backlog of parked events costs the scans of
  * other destinations nothing. Also holds back the events a relay has in hand without sending them.
  */
 @ApplicationScoped
 public class ParkedEvents {
 
-    // Rows under a live lease are left to their holder: they are parked by the next sweep if their try fails.
+    // Rows under a live lease are left to their holder: they are parked by the next sweep if their try fails. Rows
+    // due later than half the parking time are left too: a later sweep parks them before they come due. So are the
+    // parked rows themselves until they near their time, when they are pushed on.
     static final String PARK_PENDING = """
-            UPDATE outbox SET next_retry_at = ?, lease_token = NULL, updated_at = NOW(3)
-            WHERE destination = ? AND status = 0 AND next_retry_at < ? AND (lease_token IS NULL OR next_retry_at <= NOW(3))
+            UPDATE outbox SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
+            WHERE destination = ? AND status = 0 AND next_retry_at < DATE_ADD(NOW(3), INTERVAL ? MICROSECOND)
+              AND (lease_token IS NULL OR lease_token = ? OR next_retry_at <= NOW(3))
             ORDER BY next_retry_at LIMIT ?""";
     static final String RELEASE_PARKED = """
-            UPDATE outbox SET next_retry_at = NOW(3), updated_at = NOW(3)
-            WHERE destination = ? AND status = 0 AND next_retry_at = ? LIMIT ?""";
+            UPDATE outbox SET next_retry_at = NOW(3), lease_token = NULL, updated_at = NOW(3)
+            WHERE destination = ? AND status = 0 AND lease_token = ? LIMIT ?""";
     static final String PARK_HELD = """
-            UPDATE outbox SET next_retry_at = ?, lease_token = NULL, updated_at = NOW(3)
+            UPDATE outbox SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
             WHERE id IN (%s) AND (id, lease_token) IN (%s)""";
     static final String DEFER_HELD = """
             UPDATE outbox SET next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), lease_token = NULL, updated_at = NOW(3)
             WHERE id IN (%s) AND (id, lease_token) IN (%s)""";
     static final String OLDEST_PARKED = """
-            SELECT id FROM outbox WHERE destination = ? AND status = 0 AND next_retry_at = ? ORDER BY id LIMIT 1""";
+            SELECT id FROM outbox WHERE destination = ? AND status = 0 AND lease_token = ? ORDER BY id LIMIT 1""";
     static final String LEASE_PARKED = """
             UPDATE outbox SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
-            WHERE id = ? AND status = 0 AND next_retry_at = ?""";
+            WHERE id = ? AND status = 0 AND lease_token = ?""";
     static final String LEASED_ROW = """
             SELECT id, source, type, destination, payload, retry_count FROM outbox WHERE id = ? AND lease_token = ?""";
 
     private final Pool pool;
     private final int chunk;
+    private final long parkedMicros;
 
     public ParkedEvents(Pool pool, PayCallbackConfig config) {
         this.pool = pool;
         this.chunk = Math.max(1, config.retry().batchSize());
+        this.parkedMicros = TimeUnit.MICROSECONDS.convert(config.downstream().breaker().parkedFor());
     }
 
-    /** Parks every pending event of the destination, in short statements; @return how many */
+    /**
+     * Parks the pending events of the destination that are due within half the parking time, and pushes on the parked
+     * ones that near their time, in short statements; @return how many
+     */
     public Uni<Long> parkAll(String destination) {
-        return repeat(PARK_PENDING, Tuple.of(Outbox.PARKED, destination, Outbox.PARKED, chunk), 0);
+        return repeat(PARK_PENDING, Tuple.of(Outbox.PARKED, parkedMicros, destination, parkedMicros / 2, Outbox.PARKED)
+                .addInteger(chunk), 0);
     }
 
     /** Makes every parked event of the destination due now, in short statements; @return how many */
@@ -78,7 +88,7 @@ public class ParkedEvents {
      * lease is gone is somebody else's and stays as it is.
      */
     public Uni<Void> park(SqlClient client, List<Lease> held) {
-        Tuple params = Tuple.tuple().addLocalDateTime(Outbox.PARKED);
+        Tuple params = Tuple.tuple().addString(Outbox.PARKED).addLong(parkedMicros);
         return client.preparedQuery(held(PARK_HELD, held.size())).execute(fenced(params, held)).replaceWithVoid();
     }
 

@@ -34,8 +34,8 @@ public record LeasedTable(String table, String label, Lateness lateness) {
         /** Rows are worked off as they arrive: one still pending long after it arrived means processing is stuck. */
         SINCE_ARRIVAL,
         /**
-         * Rows wait by design (an order's queries run for days, a statement run waits for its bill): only a try overdue
-         * by long after it was due means processing is stuck.
+         * Rows wait by design (an order's queries run for days, a statement run waits for its bill, an event waits for
+         * its destination): only a try overdue by long after it was due means processing is stuck.
          */
         SINCE_DUE
     }

@@ -43,17 +43,22 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class Outbox {
 
-    /** Events wait here until delivered; the relay works them off under leases. */
-    public static final LeasedTable TABLE = new LeasedTable("outbox", "outbox", LeasedTable.Lateness.SINCE_ARRIVAL);
+    /**
+     * Events wait here until delivered; the relay works them off under leases. A destination that is down keeps its
+     * events for a day by design (the delivery schedule, its circuit), so only an overdue try is late.
+     */
+    public static final LeasedTable TABLE = new LeasedTable("outbox", "outbox", LeasedTable.Lateness.SINCE_DUE);
 
     public static final String LOG_DESTINATION = "log";
     private static final Pattern HTTP_URL = Pattern.compile("https?://[^\\s/?#]+([/?#]\\S*)?", Pattern.CASE_INSENSITIVE);
 
     /**
-     * The next_retry_at of a parked event: one whose destination takes nothing now. Far beyond any backoff, so no
-     * scan leases it and a range of the (destination, status, next_retry_at) index finds exactly the parked ones.
+     * The lease_token of a parked event: one whose destination takes nothing now, held by its circuit as if leased,
+     * until {@code paycallback.downstream.breaker.parked-for} ahead and pushed on while the circuit stays open. A
+     * release that knows no circuits sees an ordinary lease, and takes the event over when it expires: after a rollback
+     * a parked event waits at most that long, never for good.
      */
-    public static final LocalDateTime PARKED = LocalDateTime.of(9999, 12, 31, 0, 0);
+    public static final String PARKED = "parked";
 
     static final String INSERT_COLUMNS = """
             INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
@@ -61,7 +66,6 @@ public class Outbox {
             VALUES """;
     static final String LEASED_VALUES = "(?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))";
     static final String LOGGED_VALUES = "(?, ?, ?, ?, ?, ?, 1, 0, NULL, NOW(3), NOW(3), NOW(3))";
-    static final String PARKED_VALUES = "(?, ?, ?, ?, ?, ?, 0, 0, NULL, ?, NOW(3), NOW(3))";
     static final String WRITTEN_LEASED = """
             SELECT id, source, type, destination, payload FROM outbox WHERE lease_token = ? AND status = 0""";
 
@@ -84,6 +88,7 @@ public class Outbox {
     private final DestinationGate gate;
     private final Map<EventType, List<String>> destinationsByType = new EnumMap<>(EventType.class);
     private final long leaseMicros;
+    private final long parkedMicros;
 
     /** An outbox for which every destination takes events. */
     public Outbox(ObjectMapper json, Clock clock, PayCallbackConfig config) {
@@ -96,6 +101,7 @@ public class Outbox {
         this.clock = clock;
         this.gate = gate;
         this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
+        this.parkedMicros = TimeUnit.MICROSECONDS.convert(config.downstream().breaker().parkedFor());
         // A misspelt type would silently starve its destination, a URL that is not HTTP fail every try for a day:
         // refuse both at start-up, naming the key.
         config.downstream().destinations().forEach((name, destination) -> {
@@ -148,14 +154,14 @@ public class Outbox {
                 } else if (gate.accepts(destination)) {
                     leased.add(row.addString(token).addLong(leaseMicros));
                 } else {
-                    parked.add(row.addLocalDateTime(PARKED));
+                    parked.add(row.addString(PARKED).addLong(parkedMicros));
                 }
             }
         }
         return insert(transaction, LOGGED_VALUES, logged)
                 .invoke(written -> written.forEach(row -> emissions.add(new Emission.ToLog(
                         idempotencyKey(row.getString(0), row.getString(1), row.getString(2)), row.getString(5)))))
-                .chain(() -> insert(transaction, PARKED_VALUES, parked))
+                .chain(() -> insert(transaction, LEASED_VALUES, parked))
                 .chain(() -> insert(transaction, LEASED_VALUES, leased))
                 .chain(written -> written.isEmpty() ? Uni.createFrom().item(List.<Emission>of())
                         : transaction.preparedQuery(WRITTEN_LEASED).execute(Tuple.of(token)).map(rows -> {

@@ -149,7 +149,7 @@ class DestinationsTest {
     }
 
     private static boolean parked(Row event) {
-        return event.getLocalDateTime("next_retry_at").equals(Outbox.PARKED);
+        return Outbox.PARKED.equals(event.getString("lease_token"));
     }
 
     private long answered2xx(String key) {
@@ -274,12 +274,12 @@ class DestinationsTest {
         fake.answer("gone", 410);
         String first = paidOrder();
         await().atMost(WAIT).until(() -> circuitState("gone") == 3);
-        awaitEvent(first, "gone", "next_retry_at = '9999-12-31 00:00:00'");
+        awaitEvent(first, "gone", "lease_token = 'parked'");
 
         Row parkedEvent = event(first, "gone");
         assertThat(parkedEvent.getInteger("status")).isZero();
         assertThat(parkedEvent.getInteger("retry_count")).as("a 410 spends no try").isZero();
-        assertThat(parkedEvent.getString("lease_token")).isNull();
+        assertThat(parkedEvent.getString("lease_token")).isEqualTo(Outbox.PARKED);
         assertThat(db.first("SELECT result, http_status FROM delivery_attempts WHERE outbox_id = ?",
                 parkedEvent.getLong("id")).getInteger("http_status")).isEqualTo(410);
         assertThat(db.rows("SELECT destination FROM outbox WHERE type = 'alert' AND source LIKE 'destination:gone:disabled:%'")
@@ -289,7 +289,7 @@ class DestinationsTest {
 
         // New events wait from the start, without a request; a disabled destination gets no probe.
         String second = paidOrder();
-        awaitEvent(second, "gone", "next_retry_at = '9999-12-31 00:00:00'");
+        awaitEvent(second, "gone", "lease_token = 'parked'");
         probeDue("gone");
         watch.tick();
         assertThat(fake.received("gone", second + ":")).isEmpty();
@@ -376,8 +376,8 @@ class DestinationsTest {
             assertThat(row.getInteger("retry_count")).isLessThanOrEqualTo(1);
         });
         String fresh = paidOrder();
-        awaitEvent(fresh, "flaky", "next_retry_at = '9999-12-31 00:00:00'");
-        assertThat(event(fresh, "flaky").getString("lease_token")).as("written parked, not leased").isNull();
+        awaitEvent(fresh, "flaky", "lease_token = 'parked'");
+        assertThat(event(fresh, "flaky").getString("lease_token")).as("written parked, not leased").isEqualTo(Outbox.PARKED);
         watch.tick();
         assertThat(fake.received().stream().filter(r -> r.destination().equals("flaky")).count())
                 .as("no request before the probe is due").isEqualTo(requests);
@@ -412,7 +412,8 @@ class DestinationsTest {
     void aCircuitStillOpenAfterDisableAfterDisablesTheDestinationWithAnAlert() {
         fake.answer("flaky", 500);
         String source = due("flaky", 1).get(0);
-        db.update("UPDATE outbox SET next_retry_at = '9999-12-31 00:00:00' WHERE source = ?", source);
+        db.update("UPDATE outbox SET lease_token = 'parked', next_retry_at = DATE_ADD(NOW(3), INTERVAL 1 HOUR)"
+                + " WHERE source = ?", source);
         db.update("UPDATE destination_circuits SET state = 1, since = DATE_SUB(NOW(3), INTERVAL 3 DAY),"
                 + " next_probe_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND), reason = 'failing' WHERE destination = 'flaky'");
         watch.tick();
@@ -439,7 +440,7 @@ class DestinationsTest {
         assertThat(operations.disable("nowhere", AUDIT).await().indefinitely()).isInstanceOf(DestinationResults.Change.Unknown.class);
 
         String source = paidOrder();
-        awaitEvent(source, "slow", "next_retry_at = '9999-12-31 00:00:00'");
+        awaitEvent(source, "slow", "lease_token = 'parked'");
         assertThat(fake.received("slow", source + ":")).isEmpty();
 
         DestinationResults.Probe probed = operations.probeNow("slow", AUDIT).await().indefinitely();
@@ -571,6 +572,37 @@ class DestinationsTest {
                 .body(org.hamcrest.Matchers.containsString("since is a date and time"));
         scanner.drain(Outbox.TABLE);
         assertThat(answered2xx(key(delivered, "hooks"))).isEqualTo(3);
+    }
+
+    @Test
+    void aParkedEventIsHeldLikeALeaseAndPushedOnWhileItsCircuitStaysOpen() {
+        fake.answer("dead", 500);
+        db.update("UPDATE destination_circuits SET state = 1, since = NOW(3), next_probe_at = DATE_ADD(NOW(3), INTERVAL 1 HOUR),"
+                + " reason = 'failing' WHERE destination = 'dead'");
+        String source = due("dead", 1).get(0);
+        watch.tick();
+        assertParkedForAnHour(source);
+
+        // Nearing its time while the circuit is still open: the next sweep pushes it on.
+        db.update("UPDATE outbox SET next_retry_at = DATE_ADD(NOW(3), INTERVAL 10 MINUTE) WHERE source = ?", source);
+        watch.tick();
+        assertParkedForAnHour(source);
+
+        // Its time passed with nobody to push it on (a release without circuits, after a rollback): an expired lease,
+        // which a scan takes over like any other. This release parks it again, its try unspent, and sends nothing.
+        db.update("UPDATE outbox SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE source = ?", source);
+        scanner.drain(Outbox.TABLE);
+        assertParkedForAnHour(source);
+        assertThat(fake.received("dead", source + ":")).isEmpty();
+    }
+
+    private void assertParkedForAnHour(String source) {
+        Row row = db.first("SELECT lease_token, retry_count, status, TIMESTAMPDIFF(SECOND, NOW(3), next_retry_at) AS ahead"
+                + " FROM outbox WHERE source = ?", source);
+        assertThat(row.getString("lease_token")).isEqualTo(Outbox.PARKED);
+        assertThat(row.getLong("ahead")).as("seconds until its parking ends").isBetween(3500L, 3600L);
+        assertThat(row.getInteger("retry_count")).isZero();
+        assertThat(row.getInteger("status")).isZero();
     }
 
     @Test

@@ -129,7 +129,7 @@ class DestinationIsolationFaultIT {
         int spent = count("SELECT COALESCE(MAX(retry_count), 0) FROM outbox WHERE destination = 'flaky' AND out_trade_no LIKE ?", "FJ-%");
         int deadDuring = count("SELECT COUNT(*) FROM outbox WHERE status = 2 AND out_trade_no LIKE ?", "F%");
         int parkedDuring = count("SELECT COUNT(*) FROM outbox WHERE destination = 'flaky' AND status = 0"
-                + " AND next_retry_at = '9999-12-31 00:00:00' AND out_trade_no LIKE ?", "FJ-%");
+                + " AND lease_token = 'parked' AND out_trade_no LIKE ?", "FJ-%");
 
         // Back: the next probe closes the circuit and everything that waited follows.
         flaky.silent(false);
