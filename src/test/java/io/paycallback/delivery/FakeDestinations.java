@@ -2,11 +2,11 @@ package io.paycallback.delivery;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.paycallback.testsupport.EventSinkResource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -116,7 +116,7 @@ public class FakeDestinations implements QuarkusTestResourceLifecycleManager {
         if (behaviour.retryAfter() != null) {
             exchange.getResponseHeaders().add("Retry-After", behaviour.retryAfter());
         }
-        respond(exchange, behaviour.status(), "");
+        EventSinkResource.respond(exchange, behaviour.status(), "");
     }
 
     /**
@@ -126,19 +126,19 @@ public class FakeDestinations implements QuarkusTestResourceLifecycleManager {
     private void control(HttpExchange exchange) throws IOException {
         String what = exchange.getRequestURI().getPath().substring("/control/".length());
         if (what.equals("received")) {
-            respond(exchange, 200, String.join("\n", received));
+            EventSinkResource.respond(exchange, 200, String.join("\n", received));
             return;
         }
         if (what.equals("reset")) {
             behaviours.clear();
             received.clear();
-            respond(exchange, 200, "");
+            EventSinkResource.respond(exchange, 200, "");
             return;
         }
         Map<String, String> query = query(exchange.getRequestURI());
         behaviours.put(what, new Behaviour(Integer.parseInt(query.getOrDefault("status", "200")), query.get("retryAfter"),
                 Boolean.parseBoolean(query.getOrDefault("silent", "false"))));
-        respond(exchange, 200, "");
+        EventSinkResource.respond(exchange, 200, "");
     }
 
     private static Map<String, String> query(URI uri) {
@@ -150,17 +150,6 @@ public class FakeDestinations implements QuarkusTestResourceLifecycleManager {
             }
         }
         return values;
-    }
-
-    private static void respond(HttpExchange exchange, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
-        exchange.close();
     }
 
     @Override

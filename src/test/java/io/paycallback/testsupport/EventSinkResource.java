@@ -95,7 +95,8 @@ public class EventSinkResource implements QuarkusTestResourceLifecycleManager {
         }
     }
 
-    private static void respond(HttpExchange exchange, int status, String body) throws IOException {
+    /** A plain-text answer; an empty body is sent without one. */
+    public static void respond(HttpExchange exchange, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
         if (bytes.length > 0) {
