@@ -39,7 +39,9 @@ class OutboxDestinationsTest {
                 Map.of("url", "http://localhost/" + name, "events", events, "timeout", Duration.ofSeconds(5)))));
         PayCallbackConfig config = stub(PayCallbackConfig.class, Map.of(
                 "retry", stub(PayCallbackConfig.Retry.class, Map.of("lease", Duration.ofSeconds(60))),
-                "downstream", stub(PayCallbackConfig.Downstream.class, Map.of("destinations", destinations))));
+                "downstream", stub(PayCallbackConfig.Downstream.class, Map.of("destinations", destinations,
+                        "breaker", stub(PayCallbackConfig.Downstream.Breaker.class,
+                                Map.of("parkedFor", Duration.ofHours(1)))))));
         return new Outbox(new ObjectMapper(), Clock.systemUTC(), config);
     }
 
