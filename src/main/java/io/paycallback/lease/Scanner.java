@@ -1,11 +1,11 @@
 package io.paycallback.lease;
 
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.lease.Lease;
-import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.Leases;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
@@ -14,13 +14,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The safety net behind the immediate hand-off: every few seconds, lease what is due in each leased table, in
  * batches, and keep going while batches come back full. Any number of instances may scan at once; the lease decides
  * who works on a row. Catches what the hand-off dropped, what failed and is due again, and what a crashed instance
- * left leased.
+ * left leased. Also scans out of turn once the workers have caught up with a burst that ingest wrote due.
  */
+@Startup
 @ApplicationScoped
 public class Scanner {
 
@@ -31,6 +37,15 @@ public class Scanner {
     private final Worker worker;
     private final int batchSize;
     private final Duration leaseTime;
+    /** One thread, since a scan blocks; requests while one is queued add nothing. */
+    private final ExecutorService outOfTurn = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "paycallback-catch-up-scan");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final AtomicBoolean outOfTurnQueued = new AtomicBoolean();
+    /** Two scans at once would each lease a lane's whole room. */
+    private final ReentrantLock scanning = new ReentrantLock();
 
     public Scanner(Leases leases, LeasedTables tables, Worker worker, PayCallbackConfig config) {
         this.leases = leases;
@@ -38,11 +53,47 @@ public class Scanner {
         this.worker = worker;
         this.batchSize = config.retry().batchSize();
         this.leaseTime = config.retry().lease();
+        worker.whenCaughtUp(this::scanOutOfTurn);
+    }
+
+    private void scanOutOfTurn() {
+        if (!outOfTurnQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            outOfTurn.execute(() -> {
+                outOfTurnQueued.set(false);
+                scanning.lock();
+                try {
+                    scanTables();
+                } finally {
+                    scanning.unlock();
+                }
+            });
+        } catch (RejectedExecutionException shutDown) {
+            outOfTurnQueued.set(false);
+        }
+    }
+
+    void onShutdown(@Observes ShutdownEvent event) {
+        outOfTurn.shutdownNow();
     }
 
     @Scheduled(every = "${paycallback.retry.scan-interval}", delayed = "${paycallback.retry.scan-delay}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void scan() {
+        // A scan under way out of turn does the same.
+        if (!scanning.tryLock()) {
+            return;
+        }
+        try {
+            scanTables();
+        } finally {
+            scanning.unlock();
+        }
+    }
+
+    private void scanTables() {
         for (LeasedTable table : tables.all()) {
             try {
                 drain(table, false);

@@ -19,14 +19,16 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The worker threads: a fixed number of them, fed by two paths. A freshly reserved callback and the outbox rows a
  * transition wrote arrive already leased by their writer and wait, per table, for a worker, which takes whatever is
  * waiting up to a batch, and goes on while rows wait: a micro-batch that adds no delay when the service is idle (a lone
- * row is a batch of one) and grows by itself under load, since only a few workers per table take fresh rows. When too many wait, ingest writes new rows due instead of
- * leased, and the scanner takes them. The scanner hands over whole leased batches and waits for them.
+ * row is a batch of one) and grows by itself under load, since only a few workers per table take fresh rows. When too
+ * many wait, ingest writes new rows due instead of leased, and the scanner takes them as soon as the workers have caught
+ * up (see {@link #whenCaughtUp}). The scanner hands over whole leased batches and waits for them.
  */
 @ApplicationScoped
 public class Worker {
@@ -41,6 +43,9 @@ public class Worker {
     private final Map<LeasedTable, AtomicInteger> takers = new ConcurrentHashMap<>();
     /** Batches started and not settled yet: a handler that waits outside settles them after the worker is free. */
     private final AtomicInteger unsettled = new AtomicInteger();
+    /** Whether ingest was told there is no room since the workers last caught up. */
+    private final AtomicBoolean turnedAway = new AtomicBoolean();
+    private volatile Runnable caughtUp = () -> { };
     private final int takersPerTable;
     private final int waitingLimit;
     private final Duration shutdownGrace;
@@ -73,9 +78,24 @@ public class Worker {
         return takers.computeIfAbsent(table, any -> new AtomicInteger());
     }
 
-    /** Whether a hand-off now would find a place; non-blocking. */
+    /**
+     * Whether a hand-off now would find a place; non-blocking. A caller told no writes its row due, for the scanner.
+     */
     public boolean hasRoom() {
-        return waitingCount.get() < waitingLimit && executor.getQueue().remainingCapacity() > 0;
+        boolean room = waitingCount.get() < waitingLimit && executor.getQueue().remainingCapacity() > 0;
+        if (!room) {
+            turnedAway.set(true);
+        }
+        return room;
+    }
+
+    /**
+     * Runs the listener when nothing waits for a worker any more after {@link #hasRoom} said no: the rows written due
+     * meanwhile are then taken at once, not at the next scan, which would add up to a scan interval to the last
+     * callbacks of every burst. On the worker thread that found the queue empty: the listener must not block.
+     */
+    void whenCaughtUp(Runnable listener) {
+        this.caughtUp = listener;
     }
 
     /**
@@ -192,6 +212,9 @@ public class Worker {
                     batch.add(next);
                 }
                 if (batch.isEmpty()) {
+                    if (waitingCount.get() == 0 && turnedAway.compareAndSet(true, false)) {
+                        caughtUp.run();
+                    }
                     return;
                 }
                 waitingCount.addAndGet(-batch.size());
