@@ -1,5 +1,6 @@
 package io.paycallback.order;
 
+import io.paycallback.tracing.Tracing;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
 import io.paycallback.inbox.CallbackLog;
@@ -253,7 +254,7 @@ class BatchTransitionsTest {
         List<LeaseHandler> mine = new ArrayList<>();
         for (LeaseHandler handler : handlers) {
             mine.add(handler.table().equals(CallbackLog.PAYMENT.leased())
-                    ? new PaymentCallbacks(batches, outbox, callbacks, payments) : handler);
+                    ? new PaymentCallbacks(batches, outbox, callbacks, payments, Tracing.off()) : handler);
         }
         return new LeaseProcessor(pool, leases, new LeasedTables(mine), metrics, lostRaces, config);
     }

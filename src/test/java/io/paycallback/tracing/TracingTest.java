@@ -1,0 +1,204 @@
+package io.paycallback.tracing;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.LinkData;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.paycallback.testsupport.Api;
+import io.paycallback.testsupport.Db;
+import io.paycallback.testsupport.EventSink;
+import io.paycallback.testsupport.Ids;
+import io.paycallback.testsupport.ProviderKeys;
+import io.paycallback.testsupport.ProviderSigner;
+import io.paycallback.testsupport.Send;
+import io.paycallback.testsupport.SignedCallback;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One Stripe payment followed through the service with tracing on: its callback's span, the transition that continues
+ * the trace from the traceparent stored with the callback, and the delivery that continues it from the one stored with
+ * the event, down to the traceparent the destination receives.
+ */
+@QuarkusTest
+@TestProfile(TracingTest.On.class)
+class TracingTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Path LOG = Path.of("target/quarkus-test.log");
+
+    /** Tracing as a deployment turns it on, every trace kept, exported at once to the in-memory exporter. */
+    public static class On implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.otel.sdk.disabled", "false",
+                    "quarkus.otel.bsp.schedule.delay", "50ms");
+        }
+    }
+
+    @Inject
+    InMemorySpanExporter spans;
+    @Inject
+    Pool pool;
+
+    private Db db;
+    private ProviderSigner signer;
+    private final EventSink sink = new EventSink();
+
+    @BeforeEach
+    void setUp() {
+        db = new Db(pool);
+        signer = new ProviderSigner(ProviderKeys.fromConfig());
+        sink.reset();
+        spans.reset();
+    }
+
+    @Test
+    void aStripePaymentIsOneTraceFromItsCallbackToTheDeliveredOrderPaid() {
+        String outTradeNo = Ids.unique("TRC");
+        Api.createOrder(outTradeNo, "88.00", "CNY").then().statusCode(201);
+        String paymentIntent = Ids.unique("pi_TRC");
+        SignedCallback callback = signer.stripePayment(outTradeNo, paymentIntent, 8800, "cny", Instant.now());
+        Send.payment(callback).then().statusCode(200);
+        long id = db.first("SELECT id FROM pay_callback_log WHERE channel = 'stripe' AND channel_trade_no = ?",
+                paymentIntent).getLong("id");
+        String key = "pay:" + id + ":order.paid:sink";
+
+        await().atMost(WAIT).until(() -> named(SpanName.DELIVERY).stream()
+                .anyMatch(span -> key.equals(text(span, SpanAttribute.EVENT_ID))));
+        SpanData received = only(SpanName.CALLBACK, SpanAttribute.MERCHANT, "default", SpanAttribute.PROVIDER, "stripe");
+        SpanData transition = only(SpanName.TRANSITION, SpanAttribute.ROW, Long.toString(id));
+        SpanData delivery = only(SpanName.DELIVERY, SpanAttribute.EVENT_ID, key);
+        SpanData batch = spanWithId(transition.getLinks().get(0).getSpanContext().getSpanId());
+        String traceId = received.getTraceId();
+
+        assertThat(attributes(received)).containsEntry("paycallback.provider", "stripe")
+                .containsEntry("paycallback.merchant", "default").containsEntry("paycallback.kind", "PAYMENT")
+                .containsEntry("paycallback.outcome", "new");
+        assertThat(db.first("SELECT traceparent FROM pay_callback_log WHERE id = ?", id).getString("traceparent"))
+                .isEqualTo("00-" + traceId + "-" + received.getSpanId() + "-01");
+
+        assertThat(transition.getTraceId()).isEqualTo(traceId);
+        assertThat(transition.getParentSpanId()).isEqualTo(received.getSpanId());
+        assertThat(attributes(transition)).containsEntry("paycallback.table", "pay_callback_log")
+                .containsEntry("paycallback.outcome", "paid");
+        assertThat(batch.getName()).isEqualTo(SpanName.TRANSITION_BATCH.spanName());
+        assertThat(batch.getTraceId()).isNotEqualTo(traceId);
+        assertThat(batch.getLinks()).extracting(link -> link.getSpanContext().getSpanId())
+                .contains(transition.getSpanId());
+
+        assertThat(db.first("SELECT traceparent FROM outbox WHERE source = ? AND type = 'order.paid'", "pay:" + id)
+                .getString("traceparent")).isEqualTo("00-" + traceId + "-" + transition.getSpanId() + "-01");
+        assertThat(delivery.getTraceId()).isEqualTo(traceId);
+        assertThat(delivery.getParentSpanId()).isEqualTo(transition.getSpanId());
+        assertThat(delivery.getKind()).isEqualTo(SpanKind.CLIENT);
+        assertThat(attributes(delivery)).containsEntry("paycallback.destination", "sink")
+                .containsEntry("paycallback.event.type", "order.paid").containsEntry("paycallback.try", "1")
+                .containsEntry("paycallback.outcome", "delivered").containsEntry("http.response.status_code", "200");
+
+        assertThat(sink.receivedFor("pay:" + id)).containsExactly(key + " order.paid");
+        assertThat(sink.traceparentsOf(key)).containsExactly("00-" + traceId + "-" + delivery.getSpanId() + "-01");
+
+        String signature = callback.headers().get("Stripe-Signature");
+        List<SpanData> trace = spans.getFinishedSpanItems().stream().filter(span -> span.getTraceId().equals(traceId))
+                .toList();
+        trace.forEach(span -> attributes(span).values().forEach(value -> assertThat(value)
+                .doesNotContain(signature.substring(signature.indexOf("v1=") + 3))
+                .doesNotContain(ProviderKeys.fromConfig().stripeSecret())
+                .doesNotContain("payment_intent.succeeded")));
+        print(trace, batch);
+    }
+
+    @Test
+    void aRefusedCallbackIsASpanWhoseTraceIdItsLogLineCarries() throws Exception {
+        SignedCallback callback = signer.stripePayment(Ids.unique("TRC"), Ids.unique("pi_TRC"), 100, "cny",
+                Instant.now());
+        Map<String, String> forged = new HashMap<>(callback.headers());
+        forged.put("Stripe-Signature", "t=" + Instant.now().getEpochSecond() + ",v1=" + "0".repeat(64));
+        Send.payment(new SignedCallback("stripe", forged, callback.contentType(), callback.body())).then().statusCode(400);
+
+        await().atMost(WAIT).until(() -> named(SpanName.CALLBACK).stream()
+                .anyMatch(span -> "bad_signature".equals(text(span, SpanAttribute.OUTCOME))));
+        SpanData refused = named(SpanName.CALLBACK).stream()
+                .filter(span -> "bad_signature".equals(text(span, SpanAttribute.OUTCOME))).findFirst().orElseThrow();
+        await().atMost(WAIT).until(() -> Files.readString(LOG, StandardCharsets.UTF_8).lines()
+                .anyMatch(line -> line.contains("Refused stripe PAYMENT callback") && line.contains(refused.getTraceId())));
+    }
+
+    private List<SpanData> named(SpanName name) {
+        return spans.getFinishedSpanItems().stream().filter(span -> span.getName().equals(name.spanName())).toList();
+    }
+
+    private SpanData only(SpanName name, SpanAttribute attribute, String value) {
+        return only(name, attribute, value, attribute, value);
+    }
+
+    private SpanData only(SpanName name, SpanAttribute first, String firstValue, SpanAttribute second,
+                          String secondValue) {
+        List<SpanData> found = named(name).stream().filter(span -> firstValue.equals(text(span, first))
+                && secondValue.equals(text(span, second))).toList();
+        assertThat(found).as(name + " spans").hasSize(1);
+        return found.get(0);
+    }
+
+    private SpanData spanWithId(String spanId) {
+        await().atMost(WAIT).until(() -> spans.getFinishedSpanItems().stream()
+                .anyMatch(span -> span.getSpanId().equals(spanId)));
+        return spans.getFinishedSpanItems().stream().filter(span -> span.getSpanId().equals(spanId)).findFirst()
+                .orElseThrow();
+    }
+
+    private static String text(SpanData span, SpanAttribute attribute) {
+        Object value = Optional.<Object>ofNullable(span.getAttributes().get(AttributeKey.stringKey(attribute.key())))
+                .orElse(span.getAttributes().get(AttributeKey.longKey(attribute.key())));
+        return value == null ? null : value.toString();
+    }
+
+    private static Map<String, String> attributes(SpanData span) {
+        Map<String, String> all = new HashMap<>();
+        span.getAttributes().forEach((key, value) -> all.put(key.getKey(), String.valueOf(value)));
+        return all;
+    }
+
+    /** The payment's trace and its batch as docs/operations.md shows them: one line per span, in start order. */
+    private static void print(List<SpanData> trace, SpanData batch) {
+        List<SpanData> all = new ArrayList<>(trace);
+        all.add(batch);
+        all.sort(Comparator.comparingLong(SpanData::getStartEpochNanos));
+        long start = all.get(0).getStartEpochNanos();
+        System.out.println("| span | kind | trace | span id | parent | links | starts at | lasts | attributes |");
+        for (SpanData span : all) {
+            System.out.printf("| `%s` | %s | %s | %s | %s | %s | %.1f ms | %.1f ms | %s |%n", span.getName(),
+                    span.getKind(), span.getTraceId().substring(0, 8), span.getSpanId().substring(0, 8),
+                    span.getParentSpanContext().isValid() ? span.getParentSpanId().substring(0, 8) : "",
+                    span.getLinks().stream().map(LinkData::getSpanContext).map(link -> link.getSpanId().substring(0, 8))
+                            .collect(Collectors.joining(", ")),
+                    (span.getStartEpochNanos() - start) / 1e6, (span.getEndEpochNanos() - span.getStartEpochNanos()) / 1e6,
+                    new TreeMap<>(attributes(span)).entrySet().stream()
+                            .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(", ")));
+        }
+    }
+}
