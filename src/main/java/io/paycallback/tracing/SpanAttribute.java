@@ -7,18 +7,17 @@ import io.opentelemetry.api.common.AttributeKey;
  * callers name one of these instead of any string.
  */
 public enum SpanAttribute {
-    PROVIDER("paycallback.provider"),
-    MERCHANT("paycallback.merchant"),
-    KIND("paycallback.kind"),
-    OUTCOME("paycallback.outcome"),
-    TABLE("paycallback.table"),
-    ROW("paycallback.row"),
-    BATCH_SIZE("paycallback.batch.size"),
-    DESTINATION("paycallback.destination"),
-    EVENT_TYPE("paycallback.event.type"),
-    EVENT_ID("paycallback.event.id"),
-    TRY("paycallback.try"),
-    OPERATION("paycallback.operation"),
+    PROVIDER("pay.provider"),
+    MERCHANT("pay.merchant"),
+    KIND("pay.kind"),
+    OUTCOME("pay.outcome"),
+    TABLE("pay.table"),
+    ROW("pay.row"),
+    BATCH_SIZE("pay.batch.size"),
+    DESTINATION("pay.destination"),
+    EVENT_TYPE("pay.event.type"),
+    EVENT_ID("pay.event.id"),
+    TRY("pay.try"),
     HTTP_METHOD("http.request.method"),
     HTTP_STATUS("http.response.status_code");
 

@@ -5,15 +5,15 @@ import io.opentelemetry.api.trace.SpanKind;
 /** The spans this service makes itself; Quarkus adds the HTTP server's. */
 public enum SpanName {
     /** One provider callback: verified, reserved, answered. */
-    CALLBACK("paycallback.callback", SpanKind.INTERNAL),
+    CALLBACK("callback", SpanKind.INTERNAL),
     /** One transaction of a batch of stored callbacks; linked to each row's callback. */
-    TRANSITION_BATCH("paycallback.transition.batch", SpanKind.INTERNAL),
+    TRANSITION_BATCH("transition.batch", SpanKind.INTERNAL),
     /** One stored callback settled in a batch: a child of its callback's span. */
-    TRANSITION("paycallback.transition", SpanKind.INTERNAL),
+    TRANSITION("transition", SpanKind.INTERNAL),
     /** One HTTP try of an outbox event: a child of the span that wrote the event. */
-    DELIVERY("paycallback.delivery", SpanKind.CLIENT),
+    DELIVERY("delivery", SpanKind.CLIENT),
     /** One request to a provider's API. */
-    PROVIDER_CALL("paycallback.provider.call", SpanKind.CLIENT);
+    PROVIDER_CALL("provider.call", SpanKind.CLIENT);
 
     private final String spanName;
     private final SpanKind kind;

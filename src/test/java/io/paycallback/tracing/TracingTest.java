@@ -95,16 +95,16 @@ class TracingTest {
         SpanData batch = spanWithId(transition.getLinks().get(0).getSpanContext().getSpanId());
         String traceId = received.getTraceId();
 
-        assertThat(attributes(received)).containsEntry("paycallback.provider", "stripe")
-                .containsEntry("paycallback.merchant", "default").containsEntry("paycallback.kind", "PAYMENT")
-                .containsEntry("paycallback.outcome", "new");
+        assertThat(attributes(received)).containsEntry("pay.provider", "stripe")
+                .containsEntry("pay.merchant", "default").containsEntry("pay.kind", "PAYMENT")
+                .containsEntry("pay.outcome", "new");
         assertThat(db.first("SELECT traceparent FROM pay_callback_log WHERE id = ?", id).getString("traceparent"))
                 .isEqualTo("00-" + traceId + "-" + received.getSpanId() + "-01");
 
         assertThat(transition.getTraceId()).isEqualTo(traceId);
         assertThat(transition.getParentSpanId()).isEqualTo(received.getSpanId());
-        assertThat(attributes(transition)).containsEntry("paycallback.table", "pay_callback_log")
-                .containsEntry("paycallback.outcome", "paid");
+        assertThat(attributes(transition)).containsEntry("pay.table", "pay_callback_log")
+                .containsEntry("pay.outcome", "paid");
         assertThat(batch.getName()).isEqualTo(SpanName.TRANSITION_BATCH.spanName());
         assertThat(batch.getTraceId()).isNotEqualTo(traceId);
         assertThat(batch.getLinks()).extracting(link -> link.getSpanContext().getSpanId())
@@ -115,9 +115,9 @@ class TracingTest {
         assertThat(delivery.getTraceId()).isEqualTo(traceId);
         assertThat(delivery.getParentSpanId()).isEqualTo(transition.getSpanId());
         assertThat(delivery.getKind()).isEqualTo(SpanKind.CLIENT);
-        assertThat(attributes(delivery)).containsEntry("paycallback.destination", "sink")
-                .containsEntry("paycallback.event.type", "order.paid").containsEntry("paycallback.try", "1")
-                .containsEntry("paycallback.outcome", "delivered").containsEntry("http.response.status_code", "200");
+        assertThat(attributes(delivery)).containsEntry("pay.destination", "sink")
+                .containsEntry("pay.event.type", "order.paid").containsEntry("pay.try", "1")
+                .containsEntry("pay.outcome", "delivered").containsEntry("http.response.status_code", "200");
 
         assertThat(sink.receivedFor("pay:" + id)).containsExactly(key + " order.paid");
         assertThat(sink.traceparentsOf(key)).containsExactly("00-" + traceId + "-" + delivery.getSpanId() + "-01");
