@@ -12,7 +12,12 @@ public enum SpanName {
     TRANSITION("transition", SpanKind.INTERNAL),
     /** One HTTP try of an outbox event: a child of the span that wrote the event. */
     DELIVERY("delivery", SpanKind.CLIENT),
-    /** One request to a provider's API. */
+    /**
+     * One try of a leased row that asks a provider (a refund submission, a close, a query): a child of the span that
+     * wrote the row.
+     */
+    PROVIDER_TRY("provider.try", SpanKind.INTERNAL),
+    /** One request to a provider's API: a child of the try that made it. */
     PROVIDER_CALL("provider.call", SpanKind.CLIENT);
 
     private final String spanName;

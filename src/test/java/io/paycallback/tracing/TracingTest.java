@@ -5,18 +5,19 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.lease.Scanner;
+import io.paycallback.order.Refunds;
+import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
-import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.EventSink;
 import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.ProviderKeys;
-import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,9 +46,8 @@ import static org.awaitility.Awaitility.await;
  */
 @QuarkusTest
 @TestProfile(TracingTest.On.class)
-class TracingTest {
+class TracingTest extends AgainstFakeProviders {
 
-    private static final Duration WAIT = Duration.ofSeconds(20);
     private static final Path LOG = Path.of("target/quarkus-test.log");
 
     /** Tracing as a deployment turns it on, every trace kept, exported at once to the in-memory exporter. */
@@ -62,16 +62,12 @@ class TracingTest {
     @Inject
     InMemorySpanExporter spans;
     @Inject
-    Pool pool;
+    Scanner scanner;
 
-    private Db db;
-    private ProviderSigner signer;
     private final EventSink sink = new EventSink();
 
     @BeforeEach
-    void setUp() {
-        db = new Db(pool);
-        signer = new ProviderSigner(ProviderKeys.fromConfig());
+    void nothingReceivedNothingExported() {
         sink.reset();
         spans.reset();
     }
@@ -89,7 +85,8 @@ class TracingTest {
 
         await().atMost(WAIT).until(() -> named(SpanName.DELIVERY).stream()
                 .anyMatch(span -> key.equals(text(span, SpanAttribute.EVENT_ID))));
-        SpanData received = only(SpanName.CALLBACK, SpanAttribute.MERCHANT, "default", SpanAttribute.PROVIDER, "stripe");
+        SpanData received = only(SpanName.CALLBACK, SpanAttribute.MERCHANT, "default", SpanAttribute.PROVIDER, "stripe",
+                span -> span.getTraceId().equals(traceIdOf("pay_callback_log", id)));
         SpanData transition = only(SpanName.TRANSITION, SpanAttribute.ROW, Long.toString(id));
         SpanData delivery = only(SpanName.DELIVERY, SpanAttribute.EVENT_ID, key);
         SpanData batch = spanWithId(transition.getLinks().get(0).getSpanContext().getSpanId());
@@ -133,6 +130,48 @@ class TracingTest {
     }
 
     @Test
+    void aRefundOfAPaymentMadeTwiceIsSubmittedAndSettledInTheTraceOfTheCallbackThatCausedIt() {
+        String outTradeNo = newOrder("5.00", "CNY");
+        Send.payment(signer.wxPayment(outTradeNo, Ids.unique("42000"), 500, "SUCCESS", Instant.now()))
+                .then().statusCode(200);
+        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
+        String second = Ids.unique("42000");
+        Send.payment(signer.wxPayment(outTradeNo, second, 500, "SUCCESS", Instant.now())).then().statusCode(200);
+        long secondId = db.first("SELECT id FROM pay_callback_log WHERE channel = 'wxpay' AND channel_trade_no = ?",
+                second).getLong("id");
+        String refundNo = "RFP" + secondId;
+        awaitRefundStatus(refundNo, "REQUESTED");
+        SpanData paidAgain = only(SpanName.CALLBACK, SpanAttribute.PROVIDER, "wxpay", SpanAttribute.OUTCOME, "new",
+                span -> span.getTraceId().equals(traceIdOf("pay_callback_log", secondId)));
+        assertThat(db.first("SELECT traceparent FROM refund_submissions WHERE refund_no = ?", refundNo)
+                .getString("traceparent")).isEqualTo("00-" + paidAgain.getTraceId() + "-" + paidAgain.getSpanId() + "-01");
+
+        scanner.drain(Refunds.SUBMISSIONS);
+        await().atMost(WAIT).until(() -> named(SpanName.PROVIDER_TRY).stream()
+                .anyMatch(span -> paidAgain.getTraceId().equals(span.getTraceId())));
+        SpanData submitted = named(SpanName.PROVIDER_TRY).stream()
+                .filter(span -> paidAgain.getTraceId().equals(span.getTraceId())).findFirst().orElseThrow();
+        assertThat(submitted.getParentSpanId()).isEqualTo(paidAgain.getSpanId());
+        assertThat(attributes(submitted)).containsEntry("pay.table", "refund_submissions").containsEntry("pay.try", "1");
+        await().atMost(WAIT).until(() -> named(SpanName.PROVIDER_CALL).stream()
+                .anyMatch(span -> submitted.getSpanId().equals(span.getParentSpanId())));
+        assertThat(named(SpanName.PROVIDER_CALL).stream().filter(span -> submitted.getSpanId().equals(span.getParentSpanId())))
+                .allSatisfy(call -> assertThat(attributes(call)).containsEntry("pay.provider", "wxpay")
+                        .containsKey("http.response.status_code"));
+
+        long answer = db.first("SELECT id FROM refund_callback_log WHERE refund_no = ?", refundNo).getLong("id");
+        assertThat(traceIdOf("refund_callback_log", answer)).isEqualTo(paidAgain.getTraceId());
+        scanner.drain(CallbackLog.REFUND.leased());
+        await().atMost(WAIT).until(() -> named(SpanName.TRANSITION).stream()
+                .anyMatch(span -> Long.toString(answer).equals(text(span, SpanAttribute.ROW))
+                        && "refund_callback_log".equals(text(span, SpanAttribute.TABLE))));
+        SpanData settled = only(SpanName.TRANSITION, SpanAttribute.ROW, Long.toString(answer), SpanAttribute.TABLE,
+                "refund_callback_log");
+        assertThat(settled.getTraceId()).isEqualTo(paidAgain.getTraceId());
+        assertThat(settled.getParentSpanId()).isEqualTo(submitted.getSpanId());
+    }
+
+    @Test
     void aRefusedCallbackIsASpanWhoseTraceIdItsLogLineCarries() throws Exception {
         SignedCallback callback = signer.stripePayment(Ids.unique("TRC"), Ids.unique("pi_TRC"), 100, "cny",
                 Instant.now());
@@ -158,10 +197,20 @@ class TracingTest {
 
     private SpanData only(SpanName name, SpanAttribute first, String firstValue, SpanAttribute second,
                           String secondValue) {
+        return only(name, first, firstValue, second, secondValue, span -> true);
+    }
+
+    private SpanData only(SpanName name, SpanAttribute first, String firstValue, SpanAttribute second,
+                          String secondValue, Predicate<SpanData> and) {
         List<SpanData> found = named(name).stream().filter(span -> firstValue.equals(text(span, first))
-                && secondValue.equals(text(span, second))).toList();
+                && secondValue.equals(text(span, second)) && and.test(span)).toList();
         assertThat(found).as(name + " spans").hasSize(1);
         return found.get(0);
+    }
+
+    private String traceIdOf(String table, long id) {
+        return Traceparent.parse(db.first("SELECT traceparent FROM " + table + " WHERE id = ?", id)
+                .getString("traceparent")).orElseThrow().traceId();
     }
 
     private SpanData spanWithId(String spanId) {
