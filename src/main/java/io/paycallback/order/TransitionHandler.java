@@ -142,6 +142,7 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
         Map<DownstreamEvent, Optional<Traceparent>> causes = new IdentityHashMap<>();
         return load.apply(transaction, new ArrayList<>(byId.keySet()))
                 .map(callbacks -> callbacks.stream().sorted(LOCK_ORDER).toList())
+                .invoke(callbacks -> callbacks.forEach(callback -> startRow(callback, batchSpan, rowSpans)))
                 .flatMap(callbacks -> callbackTransition.applyAll(transaction, callbacks).invoke(transitions -> {
                     for (int i = 0; i < callbacks.size(); i++) {
                         R callback = callbacks.get(i);
@@ -151,7 +152,7 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
                                 ? BatchTransactions.Step.dead(lease, transition.reason())
                                 : BatchTransactions.Step.done(lease, transition.result().tag()));
                         // Without a span here (tracing off on this instance), the events still join the callback's.
-                        Optional<Traceparent> cause = rowSpan(callback, batchSpan, rowSpans).traceparent()
+                        Optional<Traceparent> cause = rowSpans.get(callback.id()).traceparent()
                                 .or(callback::traceparent);
                         transition.events().forEach(event -> causes.put(event, cause));
                         events.addAll(transition.events());
@@ -162,7 +163,7 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
     }
 
     /** The row's span for this try; one left open by a try of the batch that rolled back ends as such. */
-    private Traced rowSpan(R callback, Traced batchSpan, Map<Long, Traced> rowSpans) {
+    private void startRow(R callback, Traced batchSpan, Map<Long, Traced> rowSpans) {
         Traced rolledBack = rowSpans.remove(callback.id());
         if (rolledBack != null) {
             rolledBack.set(SpanAttribute.OUTCOME, "rolled_back").end();
@@ -172,7 +173,6 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
                 .set(SpanAttribute.ROW, callback.id());
         Tracing.link(batchSpan, span);
         rowSpans.put(callback.id(), span);
-        return span;
     }
 
     @Override

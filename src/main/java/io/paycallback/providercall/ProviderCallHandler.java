@@ -162,11 +162,9 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
         }
     }
 
+    /** A try that returns is done (finished or asked again) or dead; one that throws is failed. */
     private static String outcome(Tried tried) {
-        if (tried instanceof Tried.Done done) {
-            return done.result();
-        }
-        return tried instanceof Tried.Dead ? "dead" : "lost";
+        return tried instanceof Tried.Done done ? done.result() : "dead";
     }
 
     private Attempted attempt(Lease lease, R row) {

@@ -17,7 +17,11 @@ public enum SpanName {
      * wrote the row.
      */
     PROVIDER_TRY("provider.try", SpanKind.INTERNAL),
-    /** One request to a provider's API: a child of the try that made it. */
+    /**
+     * One try of a statement run: a trace of its own, which the payments and refunds it repairs continue.
+     */
+    STATEMENT_RUN("statement.run", SpanKind.INTERNAL),
+    /** One request to a provider's API: a child of the span current when it is made. */
     PROVIDER_CALL("provider.call", SpanKind.CLIENT);
 
     private final String spanName;

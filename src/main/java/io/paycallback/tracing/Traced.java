@@ -6,10 +6,7 @@ import io.opentelemetry.context.Scope;
 
 import java.util.Optional;
 
-/**
- * One span of ours, or nothing at all while tracing is off ({@link #NONE}): callers never test whether tracing is on.
- * Safe to end more than once (the first end counts), so a path that may end it twice need not keep a flag.
- */
+/** One span of ours, or nothing at all while tracing is off ({@link #NONE}): callers never test whether tracing is on. */
 public sealed interface Traced permits Traced.Off, Traced.On {
 
     Traced NONE = new Off();

@@ -15,8 +15,8 @@ import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
+import io.paycallback.testsupport.TracingOn;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,19 +45,10 @@ import static org.awaitility.Awaitility.await;
  * the event, down to the traceparent the destination receives.
  */
 @QuarkusTest
-@TestProfile(TracingTest.On.class)
+@TestProfile(TracingOn.class)
 class TracingTest extends AgainstFakeProviders {
 
     private static final Path LOG = Path.of("target/quarkus-test.log");
-
-    /** Tracing as a deployment turns it on, every trace kept, exported at once to the in-memory exporter. */
-    public static class On implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.otel.sdk.disabled", "false",
-                    "quarkus.otel.bsp.schedule.delay", "50ms");
-        }
-    }
 
     @Inject
     InMemorySpanExporter spans;
@@ -87,7 +78,7 @@ class TracingTest extends AgainstFakeProviders {
                 .anyMatch(span -> key.equals(text(span, SpanAttribute.EVENT_ID))));
         SpanData received = only(SpanName.CALLBACK, SpanAttribute.MERCHANT, "default", SpanAttribute.PROVIDER, "stripe",
                 span -> span.getTraceId().equals(traceIdOf("pay_callback_log", id)));
-        SpanData transition = only(SpanName.TRANSITION, SpanAttribute.ROW, Long.toString(id));
+        SpanData transition = only(SpanName.TRANSITION, SpanAttribute.ROW, Long.toString(id), SpanAttribute.OUTCOME, "paid");
         SpanData delivery = only(SpanName.DELIVERY, SpanAttribute.EVENT_ID, key);
         SpanData batch = spanWithId(transition.getLinks().get(0).getSpanContext().getSpanId());
         String traceId = received.getTraceId();
@@ -164,9 +155,10 @@ class TracingTest extends AgainstFakeProviders {
         scanner.drain(CallbackLog.REFUND.leased());
         await().atMost(WAIT).until(() -> named(SpanName.TRANSITION).stream()
                 .anyMatch(span -> Long.toString(answer).equals(text(span, SpanAttribute.ROW))
-                        && "refund_callback_log".equals(text(span, SpanAttribute.TABLE))));
+                        && "refund_callback_log".equals(text(span, SpanAttribute.TABLE))
+                        && !"rolled_back".equals(text(span, SpanAttribute.OUTCOME))));
         SpanData settled = only(SpanName.TRANSITION, SpanAttribute.ROW, Long.toString(answer), SpanAttribute.TABLE,
-                "refund_callback_log");
+                "refund_callback_log", span -> !"rolled_back".equals(text(span, SpanAttribute.OUTCOME)));
         assertThat(settled.getTraceId()).isEqualTo(paidAgain.getTraceId());
         assertThat(settled.getParentSpanId()).isEqualTo(submitted.getSpanId());
     }
