@@ -11,6 +11,10 @@ import io.paycallback.inbox.Quarantine;
 import io.paycallback.inbox.Reservation;
 import io.paycallback.lease.Pickup;
 import io.paycallback.lease.Worker;
+import io.paycallback.tracing.SpanAttribute;
+import io.paycallback.tracing.SpanName;
+import io.paycallback.tracing.Traced;
+import io.paycallback.tracing.Tracing;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -31,12 +35,14 @@ public class CallbackService {
     private final CallbackInbox inbox;
     private final Quarantine quarantine;
     private final Worker worker;
+    private final Tracing tracing;
     private final long maxBodyBytes;
     private final Duration storeTimeout;
 
     public CallbackService(CallbackGate gate, CallbackInbox inbox, Quarantine quarantine, Worker worker,
-                           PayCallbackConfig config) {
+                           Tracing tracing, PayCallbackConfig config) {
         this.gate = gate;
+        this.tracing = tracing;
         this.inbox = inbox;
         this.quarantine = quarantine;
         this.worker = worker;
@@ -44,7 +50,22 @@ public class CallbackService {
         this.storeTimeout = config.callback().storeTimeout();
     }
 
+    /**
+     * One span per callback, with what it came to: current while it is verified and reserved, so the reservation
+     * stores its traceparent and the log lines of that work carry its trace id.
+     */
     public Uni<CallbackResult> handle(Channel channel, CallbackRequest request) {
+        Traced span = tracing.start(SpanName.CALLBACK)
+                .set(SpanAttribute.PROVIDER, channel.id().path())
+                .set(SpanAttribute.MERCHANT, request.merchantId())
+                .set(SpanAttribute.KIND, request.kind().name());
+        return decide(channel, request, span)
+                .onItem().invoke(result -> span.set(SpanAttribute.OUTCOME, result.tag()))
+                .onFailure().invoke(failure -> span.failed(failure.getClass().getSimpleName()))
+                .onTermination().invoke(span::end);
+    }
+
+    private Uni<CallbackResult> decide(Channel channel, CallbackRequest request, Traced span) {
         if (!channel.serves(request.merchantId())) {
             return Uni.createFrom().item(CallbackResult.UNKNOWN_MERCHANT);
         }
@@ -54,7 +75,11 @@ public class CallbackService {
         if (!gate.tryEnter()) {
             return Uni.createFrom().item(CallbackResult.REJECTED_BUSY);
         }
-        return Uni.createFrom().deferred(() -> verifyAndStore(channel, request))
+        return Uni.createFrom().deferred(() -> {
+                    try (Traced.Current ignored = span.makeCurrent()) {
+                        return verifyAndStore(channel, request);
+                    }
+                })
                 .onTermination().invoke(gate::leave);
     }
 

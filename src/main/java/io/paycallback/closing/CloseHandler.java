@@ -21,6 +21,8 @@ import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.providercall.ProviderCallHandler;
 import io.paycallback.providercall.ProviderCalls;
+import io.paycallback.tracing.Traceparent;
+import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -61,13 +63,19 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
     private final ProviderClients providers;
 
     public CloseHandler(Pool pool, Leases leases, ProviderCalls calls, CloseRequests requests, Orders orders,
-                        CallbackInbox inbox, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
-        super(CloseRequests.TABLE, CloseTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
+                        CallbackInbox inbox, Outbox outbox, ProviderClients providers, Tracing tracing, PayCallbackConfig config) {
+        super(CloseRequests.TABLE, CloseTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2),
+                tracing);
         this.requests = requests;
         this.orders = orders;
         this.inbox = inbox;
         this.outbox = outbox;
         this.providers = providers;
+    }
+
+    @Override
+    protected Optional<Traceparent> cause(CloseRequests.CloseRequest row) {
+        return row.traceparent();
     }
 
     @Override

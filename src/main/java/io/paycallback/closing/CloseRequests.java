@@ -2,6 +2,7 @@ package io.paycallback.closing;
 
 import io.paycallback.lease.Lease;
 import io.paycallback.lease.LeasedTable;
+import io.paycallback.tracing.Traceparent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.mysqlclient.MySQLClient;
 import io.vertx.mutiny.sqlclient.Row;
@@ -24,10 +25,10 @@ public class CloseRequests {
 
     // Written already leased to its writer, who makes the first try at once (the caller waits for it).
     static final String INSERT = """
-            INSERT INTO close_requests (merchant_id, out_trade_no, requested_by, status, retry_count, lease_token,
-                                        next_retry_at, created_at, updated_at)
-            VALUES (?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))""";
-    static final String FIND = "SELECT merchant_id, out_trade_no, requested_by FROM close_requests WHERE id = ?";
+            INSERT INTO close_requests (merchant_id, out_trade_no, requested_by, traceparent, status, retry_count,
+                                        lease_token, next_retry_at, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))""";
+    static final String FIND = "SELECT merchant_id, out_trade_no, requested_by, traceparent FROM close_requests WHERE id = ?";
     static final String SET_OUTCOME = "UPDATE close_requests SET outcome = ? WHERE id = ?";
     static final String FOR_ORDER = """
             SELECT requested_by, outcome, status, retry_count, last_error, created_at, updated_at
@@ -48,7 +49,9 @@ public class CloseRequests {
     }
 
     /** The order a close request is about. */
-    public record CloseRequest(long id, String merchantId, String outTradeNo, String requestedBy) {
+    /** @param traceparent the span of the request that asked for the close */
+    public record CloseRequest(long id, String merchantId, String outTradeNo, String requestedBy,
+                               Optional<Traceparent> traceparent) {
     }
 
     /** A close request as the order's timeline shows it. */
@@ -57,11 +60,13 @@ public class CloseRequests {
     }
 
     /** Inserts the request leased to the caller; in the caller's transaction, beside PENDING → CLOSING. */
+    /** @param cause the span of the request, which the close's tries continue */
     public Uni<Lease> insertLeased(SqlClient client, String merchantId, String outTradeNo, String requestedBy,
-                                   Duration leaseTime) {
+                                   Optional<Traceparent> cause, Duration leaseTime) {
         String token = UUID.randomUUID().toString();
         return client.preparedQuery(INSERT)
-                .execute(Tuple.of(merchantId, outTradeNo, requestedBy, token, TimeUnit.MICROSECONDS.convert(leaseTime)))
+                .execute(Tuple.of(merchantId, outTradeNo, requestedBy, Traceparent.valueOrNull(cause), token,
+                        TimeUnit.MICROSECONDS.convert(leaseTime)))
                 .map(rows -> new Lease(CloseRequests.TABLE, rows.property(MySQLClient.LAST_INSERTED_ID), token, 0));
     }
 
@@ -73,7 +78,7 @@ public class CloseRequests {
             }
             Row row = iterator.next();
             return new CloseRequest(id, row.getString("merchant_id"), row.getString("out_trade_no"),
-                    row.getString("requested_by"));
+                    row.getString("requested_by"), Traceparent.parse(row.getString("traceparent")));
         });
     }
 

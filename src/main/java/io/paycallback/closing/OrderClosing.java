@@ -10,6 +10,7 @@ import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
 import io.paycallback.provider.ProviderClients;
+import io.paycallback.tracing.Traceparent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -101,8 +102,11 @@ public class OrderClosing {
 
     /** PENDING → CLOSING and the close request, leased to this caller, in one transaction; empty when not PENDING. */
     private Optional<Lease> start(String merchantId, String outTradeNo, String requestedBy) {
+        // Read here, on the caller's thread: the transaction's steps run where its connection's context is.
+        Optional<Traceparent> cause = Traceparent.current();
         return pool.withTransaction(tx -> orders.startClosing(tx, merchantId, outTradeNo).flatMap(started -> started
-                ? requests.insertLeased(tx, merchantId, outTradeNo, requestedBy, processor.leaseTime()).map(Optional::of)
+                ? requests.insertLeased(tx, merchantId, outTradeNo, requestedBy, cause, processor.leaseTime())
+                .map(Optional::of)
                 : Uni.createFrom().item(Optional.<Lease>empty()))).await().atMost(timeout);
     }
 

@@ -4,6 +4,11 @@ import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.paycallback.lease.Lease;
 import io.paycallback.outbox.PendingEvent;
+import io.paycallback.tracing.SpanAttribute;
+import io.paycallback.tracing.SpanName;
+import io.paycallback.tracing.Traceparent;
+import io.paycallback.tracing.Traced;
+import io.paycallback.tracing.Tracing;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.ext.web.client.HttpRequest;
@@ -66,6 +71,7 @@ final class DestinationLane {
 
     private final Destinations.Destination destination;
     private final WebClient http;
+    private final Tracing tracing;
     private final Vertx vertx;
     private final Clock clock;
     private final DestinationCircuits circuits;
@@ -89,8 +95,9 @@ final class DestinationLane {
 
     DestinationLane(Destinations.Destination destination, WebClient http, Vertx vertx, Clock clock,
                     DestinationCircuits circuits, DeliveryMetrics metrics, Outcomes outcomes, Refill refill,
-                    Duration leaseTime, Duration retryAfterCap, Duration scanInterval) {
+                    Duration leaseTime, Duration retryAfterCap, Duration scanInterval, Tracing tracing) {
         this.destination = destination;
+        this.tracing = tracing;
         this.refill = refill;
         // Enough to keep its requests busy between refills, little enough to hold in memory and send within a lease.
         this.capacity = destination.concurrency() * 32;
@@ -240,10 +247,19 @@ final class DestinationLane {
         long started = System.nanoTime();
         byte[] body = event.payload().getBytes(StandardCharsets.UTF_8);
         String key = event.idempotencyKey();
+        // The try's span continues the trace of what wrote the event, and the destination continues the try's.
+        Traced span = tracing.startFrom(SpanName.DELIVERY, event.traceparent())
+                .set(SpanAttribute.DESTINATION, destination.name())
+                .set(SpanAttribute.EVENT_TYPE, event.type())
+                .set(SpanAttribute.EVENT_ID, key)
+                .set(SpanAttribute.TRY, lease.failures() + 1L)
+                .set(SpanAttribute.HTTP_METHOD, "POST");
         HttpRequest<Buffer> request = http.postAbs(destination.url())
                 .putHeader("Content-Type", "application/json")
                 .putHeader("Idempotency-Key", key)
                 .timeout(destination.timeout().toMillis());
+        span.traceparent().or(event::traceparent)
+                .ifPresent(traceparent -> request.putHeader(Traceparent.HEADER, traceparent.value()));
         destination.signer().ifPresent(signer -> {
             WebhookSigner.Headers headers = signer.sign(key, body, clock.instant());
             request.putHeader(WebhookSigner.ID, headers.id())
@@ -251,15 +267,28 @@ final class DestinationLane {
                     .putHeader(WebhookSigner.SIGNATURE, headers.signature());
         });
         request.sendBuffer(Buffer.buffer(body)).subscribe().with(
-                response -> ended(answered, DeliveryAttempt.answered(lease, destination.name(), response.statusCode(),
+                response -> ended(answered, span, DeliveryAttempt.answered(lease, destination.name(), response.statusCode(),
                         response.body() == null ? null : response.body().getBytes(), started), retryAfter(response)),
-                failure -> ended(answered, DeliveryAttempt.failed(lease, destination.name(), failure.getClass().getSimpleName()
-                        + (failure.getMessage() == null ? "" : ": " + failure.getMessage()), started), Optional.empty()));
+                failure -> ended(answered, span, DeliveryAttempt.failed(lease, destination.name(),
+                        failure.getClass().getSimpleName() + (failure.getMessage() == null ? "" : ": " + failure.getMessage()),
+                        started), Optional.empty()));
     }
 
-    private void ended(Answered answered, DeliveryAttempt attempt, Optional<Duration> retryAfter) {
+    /** The outcome runs inside the try's span, so what it logs carries the event's trace id. */
+    private void ended(Answered answered, Traced span, DeliveryAttempt attempt, Optional<Duration> retryAfter) {
         metrics.record(attempt);
-        answered.answered(attempt, retryAfter);
+        span.set(SpanAttribute.OUTCOME, attempt.result().label());
+        if (attempt.httpStatus() != null) {
+            span.set(SpanAttribute.HTTP_STATUS, attempt.httpStatus());
+        }
+        if (!attempt.delivered()) {
+            span.failed(attempt.result().label());
+        }
+        try (Traced.Current ignored = span.makeCurrent()) {
+            answered.answered(attempt, retryAfter);
+        } finally {
+            span.end();
+        }
     }
 
     private Optional<Duration> retryAfter(HttpResponse<Buffer> response) {

@@ -22,8 +22,10 @@ import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.PendingEvent;
 import io.paycallback.outbox.Subject;
 import io.paycallback.trade.OutTradeNo;
+import io.paycallback.tracing.Tracing;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.impl.VertxInternal;
+import io.vertx.core.tracing.TracingPolicy;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.ext.web.client.WebClient;
@@ -76,7 +78,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     /** Not tried: this instance could not send it soon enough (a Retry-After pause, a full lane, the rate limit). */
     static final String DEFERRED = "deferred";
 
-    static final String LOAD = "SELECT id, source, type, destination, payload FROM outbox WHERE id IN (%s)";
+    static final String LOAD = "SELECT id, source, type, destination, payload, traceparent FROM outbox WHERE id IN (%s)";
     /** The outbox's lane column: each destination's events are leased apart (index (destination, status, next_retry_at)). */
     private static final String DESTINATION = "destination";
     static final String LOAD_FOR_ALERT = "SELECT type, destination, merchant_id, out_trade_no FROM outbox WHERE id = ?";
@@ -113,7 +115,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
 
     public OutboxRelay(Pool pool, Leases leases, Outbox outbox, DeliveryAttempts attempts, DeliveryMetrics metrics,
                        DestinationCircuits circuits, ParkedEvents parked, Destinations destinations, Worker worker,
-                       LostRaces lostRaces, Vertx vertx, Clock clock, PayCallbackConfig config) {
+                       LostRaces lostRaces, Vertx vertx, Clock clock, Tracing tracing, PayCallbackConfig config) {
         this.pool = pool;
         this.worker = worker;
         this.lostRaces = lostRaces;
@@ -134,10 +136,12 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
                     .setMaxPoolSize(destination.concurrency())
                     .setKeepAliveTimeout(IDLE_SECONDS)
                     .setConnectTimeout((int) destination.timeout().toMillis())
-                    .setFollowRedirects(false));
+                    .setFollowRedirects(false)
+                    // Each try is a span of ours that sends its own traceparent (DestinationLane).
+                    .setTracingPolicy(TracingPolicy.IGNORE));
             clients.add(client);
             lanes.put(destination.name(), new DestinationLane(destination, client, vertx, clock, circuits, metrics,
-                    this, this::refill, leaseTime, destinations.retryAfterCap(), config.retry().scanInterval()));
+                    this, this::refill, leaseTime, destinations.retryAfterCap(), config.retry().scanInterval(), tracing));
         }
     }
 
@@ -258,8 +262,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         Map<Long, PendingEvent> loaded = new HashMap<>();
         pool.preparedQuery(LOAD.formatted(String.join(", ", Collections.nCopies(toLoad.size(), "?")))).execute(ids)
                 .await().atMost(leaseTime)
-                .forEach(row -> loaded.put(row.getLong("id"), new PendingEvent(row.getLong("id"), row.getString("source"),
-                        row.getString("type"), row.getString("destination"), row.getString("payload"))));
+                .forEach(row -> loaded.put(row.getLong("id"), PendingEvent.of(row)));
         events.replaceAll((lease, event) -> event.isPresent() ? event : Optional.ofNullable(loaded.get(lease.id())));
         return events;
     }

@@ -51,7 +51,8 @@ public class ParkedEvents {
             UPDATE outbox SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
             WHERE id = ? AND status = 0 AND lease_token = ?""";
     static final String LEASED_ROW = """
-            SELECT id, source, type, destination, payload, retry_count FROM outbox WHERE id = ? AND lease_token = ?""";
+            SELECT id, source, type, destination, payload, traceparent, retry_count
+            FROM outbox WHERE id = ? AND lease_token = ?""";
 
     private final Pool pool;
     private final int chunk;
@@ -134,7 +135,6 @@ public class ParkedEvents {
 
     private static Probe probe(Row row, String token) {
         return new Probe(new Lease(Outbox.TABLE, row.getLong("id"), token, row.getInteger("retry_count")),
-                new PendingEvent(row.getLong("id"), row.getString("source"), row.getString("type"),
-                        row.getString("destination"), row.getString("payload")));
+                PendingEvent.of(row));
     }
 }

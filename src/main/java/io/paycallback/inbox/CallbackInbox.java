@@ -7,6 +7,7 @@ import io.paycallback.db.MySqlErrors;
 import io.paycallback.lease.Lease;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Pickup;
+import io.paycallback.tracing.Traceparent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.mysqlclient.MySQLClient;
@@ -32,16 +33,17 @@ public class CallbackInbox {
 
     static final String INSERT_PAYMENT = """
             INSERT INTO pay_callback_log
-                (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount, currency, origin,
+                (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount, currency, origin, traceparent,
                  status, retry_count, lease_token, next_retry_at, raw_body, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
 
     static final String INSERT_REFUND = """
             INSERT INTO refund_callback_log
                 (merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
-                 amount, refunded_total, currency, origin, status, retry_count, lease_token, next_retry_at, raw_body,
-                 created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
+                 amount, refunded_total, currency, origin, traceparent, status, retry_count, lease_token, next_retry_at,
+                 raw_body, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3),
+                    NOW(3))""";
 
     static final String INSERT_PENDING_REFUND = """
             INSERT INTO refund_pending_log
@@ -76,7 +78,12 @@ public class CallbackInbox {
         return reserve(refund, rawBody, pickup, Origin.CALLBACK);
     }
 
-    /** @param rawBody for a query or submission, the provider's verified answer */
+    /**
+     * The row keeps the traceparent of the span current now (the callback's, a provider call's), which the transition
+     * continues.
+     *
+     * @param rawBody for a query or submission, the provider's verified answer
+     */
     public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, Pickup pickup, Origin origin) {
         Tuple row = Tuple.tuple()
                 .addString(payment.merchantId())
@@ -86,7 +93,8 @@ public class CallbackInbox {
                 .addString(payment.tradeState())
                 .addBigDecimal(payment.amount())
                 .addString(payment.currency())
-                .addString(origin.column());
+                .addString(origin.column())
+                .addString(Traceparent.valueOrNull(Traceparent.current()));
         KnownReservations.Key key = new KnownReservations.Key(CallbackLog.PAYMENT.leased(), payment.merchantId(),
                 payment.channel(), payment.channelTradeNo());
         return insert(key, INSERT_PAYMENT, row, rawBody, pickup);
@@ -104,7 +112,8 @@ public class CallbackInbox {
                 .addBigDecimal(refund.amount())
                 .addBigDecimal(refund.refundedTotal())
                 .addString(refund.currency())
-                .addString(origin.column());
+                .addString(origin.column())
+                .addString(Traceparent.valueOrNull(Traceparent.current()));
         KnownReservations.Key key = new KnownReservations.Key(CallbackLog.REFUND.leased(), refund.merchantId(),
                 refund.channel(), refund.refundNo());
         return insert(key, INSERT_REFUND, row, rawBody, pickup);

@@ -6,6 +6,7 @@ import io.paycallback.trade.ChannelTradeNo;
 import io.paycallback.trade.Money;
 import io.paycallback.trade.OutTradeNo;
 import io.paycallback.trade.RefundNo;
+import io.paycallback.tracing.Traceparent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -23,18 +24,18 @@ import java.util.function.Function;
 public class StoredCallbacks {
 
     static final String PAYMENT = """
-            SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency
+            SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency, traceparent
             FROM pay_callback_log WHERE id = ?""";
     static final String REFUND = """
             SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
-                   amount, refunded_total, currency
+                   amount, refunded_total, currency, traceparent
             FROM refund_callback_log WHERE id = ?""";
     static final String PAYMENTS = """
-            SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency
+            SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency, traceparent
             FROM pay_callback_log WHERE id IN (%s)""";
     static final String REFUNDS = """
             SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, refund_state,
-                   amount, refunded_total, currency
+                   amount, refunded_total, currency, traceparent
             FROM refund_callback_log WHERE id IN (%s)""";
     static final String PENDING_REFUNDS = """
             SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, amount, currency
@@ -43,7 +44,7 @@ public class StoredCallbacks {
             SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, amount, currency
             FROM refund_pending_log WHERE id = ?""";
     static final String PAYMENT_BY_TRADE = """
-            SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency, status
+            SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency, status, traceparent
             FROM pay_callback_log WHERE merchant_id = ? AND channel = ? AND channel_trade_no = ?""";
 
     public Uni<StoredPayment> payment(SqlClient client, long id) {
@@ -94,7 +95,8 @@ public class StoredCallbacks {
                 new RefundNo(row.getString("refund_no")), row.getString("channel_refund_id"),
                 ChannelTradeNo.ofNullable(row.getString("channel_trade_no")), OutTradeNo.ofNullable(row.getString("out_trade_no")),
                 Notice.RefundResult.SUCCEEDED.name().equals(row.getString("refund_state")),
-                row.getBigDecimal("amount"), row.getBigDecimal("refunded_total"), row.getString("currency"));
+                row.getBigDecimal("amount"), row.getBigDecimal("refunded_total"), row.getString("currency"),
+                Traceparent.parse(row.getString("traceparent")));
     }
 
     private static StoredPendingRefund toPendingRefund(Row row) {
@@ -122,7 +124,8 @@ public class StoredCallbacks {
     private static StoredPayment toPayment(Row row) {
         return new StoredPayment(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
                 new ChannelTradeNo(row.getString("channel_trade_no")), new OutTradeNo(row.getString("out_trade_no")),
-                new Money(row.getBigDecimal("amount"), row.getString("currency")));
+                new Money(row.getBigDecimal("amount"), row.getString("currency")),
+                Traceparent.parse(row.getString("traceparent")));
     }
 
     private static Row only(RowSet<Row> rows, long id) {

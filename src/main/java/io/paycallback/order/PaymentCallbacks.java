@@ -5,6 +5,7 @@ import io.paycallback.inbox.StoredCallbacks;
 import io.paycallback.inbox.StoredPayment;
 import io.paycallback.lease.BatchTransactions;
 import io.paycallback.outbox.Outbox;
+import io.paycallback.tracing.Tracing;
 import jakarta.inject.Singleton;
 
 /** Leased payment callbacks: each one's {@link PaymentTransition}. */
@@ -12,7 +13,7 @@ import jakarta.inject.Singleton;
 public class PaymentCallbacks extends TransitionHandler<StoredPayment> {
 
     public PaymentCallbacks(BatchTransactions batches, Outbox outbox, StoredCallbacks callbacks,
-                            PaymentTransition payments) {
-        super(batches, outbox, CallbackLog.PAYMENT.leased(), callbacks::payments, callbacks::payment, payments);
+                            PaymentTransition payments, Tracing tracing) {
+        super(batches, outbox, CallbackLog.PAYMENT.leased(), callbacks::payments, callbacks::payment, payments, tracing);
     }
 }

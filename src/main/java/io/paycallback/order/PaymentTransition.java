@@ -94,7 +94,7 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
                 payment.channelTradeNo(), payment.outTradeNo(), payment.paid().amount(), null, payment.paid().currency(),
                 RefundStatus.REQUESTED, stale.reason());
         boolean submit = payment.provider().map(channel -> submissions.canSubmit(channel, payment.merchantId())).orElse(false);
-        return refunds.request(transaction, refund, submit).map(requested -> requested
+        return refunds.request(transaction, refund, submit, payment.traceparent()).map(requested -> requested
                 ? new Transition(Transition.Kind.REFUND_REQUESTED, stale.reason(),
                 List.of(new DownstreamEvent.RefundRequested(source(payment), refunded, stale.reason()),
                         new DownstreamEvent.Alert(source(payment), refunded, stale.reason())))

@@ -5,6 +5,7 @@ import io.paycallback.inbox.StoredCallbacks;
 import io.paycallback.inbox.StoredRefund;
 import io.paycallback.lease.BatchTransactions;
 import io.paycallback.outbox.Outbox;
+import io.paycallback.tracing.Tracing;
 import jakarta.inject.Singleton;
 
 /** Leased refund callbacks: each one's {@link RefundTransition}. */
@@ -12,7 +13,7 @@ import jakarta.inject.Singleton;
 public class RefundCallbacks extends TransitionHandler<StoredRefund> {
 
     public RefundCallbacks(BatchTransactions batches, Outbox outbox, StoredCallbacks callbacks,
-                           RefundTransition refunds) {
-        super(batches, outbox, CallbackLog.REFUND.leased(), callbacks::refunds, callbacks::refund, refunds);
+                           RefundTransition refunds, Tracing tracing) {
+        super(batches, outbox, CallbackLog.REFUND.leased(), callbacks::refunds, callbacks::refund, refunds, tracing);
     }
 }

@@ -3,6 +3,7 @@ package io.paycallback.order;
 import io.paycallback.db.UnknownValueException;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.lease.LeasedTable;
+import io.paycallback.tracing.Traceparent;
 import io.paycallback.trade.ChannelTradeNo;
 import io.paycallback.trade.OutTradeNo;
 import io.paycallback.trade.RefundNo;
@@ -34,9 +35,9 @@ public class Refunds {
                 amount = COALESCE(?, amount), refunded_total = ?, updated_at = NOW(3)
             WHERE merchant_id = ? AND channel = ? AND refund_no = ? AND status IN ('REQUESTED', 'SUBMITTED')""";
     static final String QUEUE_SUBMISSION = """
-            INSERT INTO refund_submissions (merchant_id, channel, refund_no, status, retry_count, next_retry_at,
-                                            created_at, updated_at)
-            VALUES (?, ?, ?, 0, 0, NOW(3), NOW(3), NOW(3))""";
+            INSERT INTO refund_submissions (merchant_id, channel, refund_no, traceparent, status, retry_count,
+                                            next_retry_at, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 0, 0, NOW(3), NOW(3), NOW(3))""";
     static final String FIND_REQUEST = """
             SELECT status, channel_refund_id, out_trade_no, channel_trade_no, amount, currency, reason
             FROM refunds WHERE merchant_id = ? AND channel = ? AND refund_no = ?""";
@@ -93,11 +94,13 @@ public class Refunds {
      *               same transaction, so a refund we decided on is never left unsubmitted
      * @return false when this refund was requested before (a replay): nothing new to do
      */
-    public Uni<Boolean> request(SqlClient client, Refund refund, boolean submit) {
+    /** @param cause the span that decided on the refund, which its submission's tries continue */
+    public Uni<Boolean> request(SqlClient client, Refund refund, boolean submit, Optional<Traceparent> cause) {
         Uni<?> written = insert(client, refund);
         if (submit) {
             written = written.chain(() -> client.preparedQuery(QUEUE_SUBMISSION)
-                    .execute(Tuple.of(refund.merchantId(), refund.channel(), refund.refundNo().value())));
+                    .execute(Tuple.of(refund.merchantId(), refund.channel(), refund.refundNo().value(),
+                            Traceparent.valueOrNull(cause))));
         }
         return written.replaceWith(true).onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(false);
     }

@@ -20,6 +20,7 @@ import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.providercall.ProviderCallHandler;
 import io.paycallback.providercall.ProviderCalls;
+import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.OutTradeNo;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -54,8 +55,9 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
 
     public OrderQueryHandler(Pool pool, Leases leases, ProviderCalls calls, OrderQueries queries, Orders orders,
                       CallbackInbox inbox, Outbox outbox, ProviderClients providers, QueryRateLimits limits,
-                      OrderQueryMetrics metrics, PayCallbackConfig config) {
-        super(OrderQueries.TABLE, QueryTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
+                      OrderQueryMetrics metrics, Tracing tracing, PayCallbackConfig config) {
+        super(OrderQueries.TABLE, QueryTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2),
+                tracing);
         this.queries = queries;
         this.orders = orders;
         this.inbox = inbox;

@@ -10,6 +10,7 @@ import io.paycallback.lease.RowStatus;
 import io.paycallback.trade.ChannelTradeNo;
 import io.paycallback.trade.OutTradeNo;
 import io.paycallback.trade.RefundNo;
+import io.paycallback.tracing.Traceparent;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Multi;
@@ -32,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -61,13 +63,14 @@ public class Outbox {
     public static final String PARKED = "parked";
 
     static final String INSERT_COLUMNS = """
-            INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
-                                lease_token, next_retry_at, created_at, updated_at)
+            INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, traceparent, status,
+                                retry_count, lease_token, next_retry_at, created_at, updated_at)
             VALUES """;
-    static final String LEASED_VALUES = "(?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))";
-    static final String LOGGED_VALUES = "(?, ?, ?, ?, ?, ?, 1, 0, NULL, NOW(3), NOW(3), NOW(3))";
+    static final String LEASED_VALUES =
+            "(?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))";
+    static final String LOGGED_VALUES = "(?, ?, ?, ?, ?, ?, ?, 1, 0, NULL, NOW(3), NOW(3), NOW(3))";
     static final String WRITTEN_LEASED = """
-            SELECT id, source, type, destination, payload FROM outbox WHERE lease_token = ? AND status = 0""";
+            SELECT id, source, type, destination, payload, traceparent FROM outbox WHERE lease_token = ? AND status = 0""";
 
     static final String LIST_FOR_ORDER = """
             SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at
@@ -134,6 +137,16 @@ public class Outbox {
      * exist.
      */
     public Uni<Emitted> emitAll(SqlClient transaction, List<DownstreamEvent> events) {
+        Optional<Traceparent> now = Traceparent.current();
+        return emitAll(transaction, events, event -> now);
+    }
+
+    /**
+     * As {@link #emitAll(SqlClient, List)}, each event's rows carrying the traceparent of what caused it, which every
+     * try of their delivery continues.
+     */
+    public Uni<Emitted> emitAll(SqlClient transaction, List<DownstreamEvent> events,
+                                Function<DownstreamEvent, Optional<Traceparent>> causes) {
         if (events.isEmpty()) {
             return Uni.createFrom().item(Emitted.NONE);
         }
@@ -144,11 +157,13 @@ public class Outbox {
         List<Emission> emissions = new ArrayList<>();
         for (DownstreamEvent event : events) {
             String payload = payload(event);
+            String traceparent = Traceparent.valueOrNull(causes.apply(event));
             for (String destination : destinations(event.type())) {
                 Tuple row = Tuple.tuple().addString(event.source()).addString(event.type().wire()).addString(destination)
                         .addString(event.subject().merchantId())
                         .addString(OutTradeNo.valueOrNull(event.subject().outTradeNo()))
-                        .addString(payload);
+                        .addString(payload)
+                        .addString(traceparent);
                 if (LOG_DESTINATION.equals(destination)) {
                     logged.add(row);
                 } else if (gate.accepts(destination)) {
@@ -167,8 +182,7 @@ public class Outbox {
                         : transaction.preparedQuery(WRITTEN_LEASED).execute(Tuple.of(token)).map(rows -> {
                             List<Emission> toDeliver = new ArrayList<>();
                             for (Row row : rows) {
-                                PendingEvent pending = new PendingEvent(row.getLong("id"), row.getString("source"),
-                                        row.getString("type"), row.getString("destination"), row.getString("payload"));
+                                PendingEvent pending = PendingEvent.of(row);
                                 toDeliver.add(new Emission.ToDeliver(
                                         new Lease(Outbox.TABLE, pending.id(), token, 0), pending));
                             }

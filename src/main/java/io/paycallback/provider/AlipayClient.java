@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.alipay.AlipayChannel;
+import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
@@ -58,15 +59,17 @@ final class AlipayClient implements ProviderClient, StatementClient {
     }
 
     private final WebClient http;
+    private final Tracing tracing;
     private final String gatewayUrl;
     private final Duration timeout;
     private final Clock clock;
     private final Map<String, Keys> merchants;
     private final Downloads downloads;
 
-    AlipayClient(WebClient http, String gatewayUrl, Duration timeout, Clock clock, Map<String, Keys> merchants,
+    AlipayClient(WebClient http, Tracing tracing, String gatewayUrl, Duration timeout, Clock clock, Map<String, Keys> merchants,
                  Downloads downloads) {
         this.http = http;
+        this.tracing = tracing;
         this.gatewayUrl = gatewayUrl;
         this.timeout = timeout;
         this.clock = clock;
@@ -222,7 +225,7 @@ final class AlipayClient implements ProviderClient, StatementClient {
                 .collect(Collectors.joining("&"));
         var request = http.requestAbs(HttpMethod.POST, gatewayUrl)
                 .putHeader("Content-Type", "application/x-www-form-urlencoded;charset=utf-8");
-        return ProviderHttp.send(PROVIDER, request, form.getBytes(StandardCharsets.UTF_8), timeout)
+        return ProviderHttp.send(tracing, PROVIDER, request, form.getBytes(StandardCharsets.UTF_8), timeout)
                 .map(response -> verified(keys, method, response));
     }
 

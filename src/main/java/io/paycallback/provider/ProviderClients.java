@@ -4,8 +4,10 @@ import io.paycallback.channel.Channels;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.wxpay.WxPayChannel;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.ChannelId;
 import io.quarkus.runtime.Startup;
+import io.vertx.core.tracing.TracingPolicy;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.ext.web.client.WebClient;
@@ -42,11 +44,13 @@ public class ProviderClients {
     private final StripeClient stripe;
 
     @Inject
-    public ProviderClients(PayCallbackConfig config, Channels channels, Clock clock, Vertx vertx) {
+    public ProviderClients(PayCallbackConfig config, Channels channels, Clock clock, Vertx vertx, Tracing tracing) {
         // Idle connections are dropped before the servers' usual idle timeouts (nginx 75 s, the JDK's HttpServer that
         // the tests' fake providers run on 30 s): a connection reused just as the server closes it fails that call
         // with HttpClosedException, and a close or refund then waits for its backoff instead of answering at once.
-        this.http = WebClient.create(vertx, new WebClientOptions().setKeepAliveTimeout(IDLE_SECONDS));
+        // Each call is a span of ours (ProviderHttp); no traceparent goes to a provider.
+        this.http = WebClient.create(vertx, new WebClientOptions().setKeepAliveTimeout(IDLE_SECONDS)
+                .setTracingPolicy(TracingPolicy.IGNORE));
         PayCallbackConfig.Providers providers = config.providers();
         Downloads downloads = new Downloads(providers.timeout());
         Map<String, WxPayClient.Keys> wxKeys = new HashMap<>();
@@ -60,10 +64,10 @@ public class ProviderClients {
             merchant.stripe().ifPresent(keys -> keys.apiKey().ifPresent(key -> stripeKeys.put(merchantId,
                     stripeKey(key, PREFIX + merchantId + ".stripe.api-key"))));
         });
-        this.wxpay = new WxPayClient(http, providers.wxpay().baseUrl(), providers.timeout(), clock,
+        this.wxpay = new WxPayClient(http, tracing, providers.wxpay().baseUrl(), providers.timeout(), clock,
                 (WxPayChannel) channels.get(ChannelId.WXPAY), wxKeys, downloads);
-        this.alipay = new AlipayClient(http, providers.alipay().gatewayUrl(), providers.timeout(), clock, alipayKeys, downloads);
-        this.stripe = new StripeClient(http, providers.stripe().baseUrl(), providers.timeout(), stripeKeys, downloads);
+        this.alipay = new AlipayClient(http, tracing, providers.alipay().gatewayUrl(), providers.timeout(), clock, alipayKeys, downloads);
+        this.stripe = new StripeClient(http, tracing, providers.stripe().baseUrl(), providers.timeout(), stripeKeys, downloads);
     }
 
     private static Optional<WxPayClient.Keys> wxKeys(String merchantId, PayCallbackConfig.WxPay keys) {

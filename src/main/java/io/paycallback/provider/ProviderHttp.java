@@ -1,5 +1,9 @@
 package io.paycallback.provider;
 
+import io.paycallback.tracing.SpanAttribute;
+import io.paycallback.tracing.SpanName;
+import io.paycallback.tracing.Traced;
+import io.paycallback.tracing.Tracing;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.ext.web.client.HttpRequest;
@@ -21,8 +25,27 @@ final class ProviderHttp {
     private ProviderHttp() {
     }
 
-    /** @param body null for a request without one */
-    static Uni<Response> send(String provider, HttpRequest<Buffer> request, byte[] body, Duration timeout) {
+    /**
+     * One call, in a span of its own (a child of whatever span asked for it) that names the provider, the method and
+     * the answer's status; never the URL, whose query may carry what the provider signs.
+     *
+     * @param body null for a request without one
+     */
+    static Uni<Response> send(Tracing tracing, String provider, HttpRequest<Buffer> request, byte[] body,
+                              Duration timeout) {
+        return Uni.createFrom().deferred(() -> {
+            Traced span = tracing.start(SpanName.PROVIDER_CALL)
+                    .set(SpanAttribute.PROVIDER, provider)
+                    .set(SpanAttribute.HTTP_METHOD, request.method().name());
+            return send(provider, request, body, timeout)
+                    .onItem().invoke(response -> span.set(SpanAttribute.HTTP_STATUS, response.status()))
+                    .onFailure(ProviderException.class).invoke(failure -> span.failed(
+                            ((ProviderException) failure).failure().getClass().getSimpleName()))
+                    .onTermination().invoke(span::end);
+        });
+    }
+
+    private static Uni<Response> send(String provider, HttpRequest<Buffer> request, byte[] body, Duration timeout) {
         request.timeout(timeout.toMillis());
         Uni<HttpResponse<Buffer>> sent = body == null ? request.send() : request.sendBuffer(Buffer.buffer(body));
         return sent

@@ -6,6 +6,7 @@ import io.paycallback.channel.JsonFields;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.stripe.StripeChannel;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.Money;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -43,13 +44,15 @@ final class StripeClient implements ProviderClient, StatementClient {
     private static final Set<String> CLOSED_STATES = Set.of("none", "canceled");
 
     private final WebClient http;
+    private final Tracing tracing;
     private final String baseUrl;
     private final Duration timeout;
     private final Map<String, String> apiKeys;
     private final Downloads downloads;
 
-    StripeClient(WebClient http, String baseUrl, Duration timeout, Map<String, String> apiKeys, Downloads downloads) {
+    StripeClient(WebClient http, Tracing tracing, String baseUrl, Duration timeout, Map<String, String> apiKeys, Downloads downloads) {
         this.http = http;
+        this.tracing = tracing;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.timeout = timeout;
         this.apiKeys = Map.copyOf(apiKeys);
@@ -199,7 +202,7 @@ final class StripeClient implements ProviderClient, StatementClient {
     private Uni<ProviderHttp.Response> call(String merchantId, HttpRequest<Buffer> request,
                                             byte[] body) {
         request.putHeader("Authorization", "Bearer " + apiKeys.get(merchantId));
-        return ProviderHttp.send(PROVIDER, request, body, timeout).map(response -> {
+        return ProviderHttp.send(tracing, PROVIDER, request, body, timeout).map(response -> {
             if (response.status() / 100 == 2) {
                 return response;
             }

@@ -8,6 +8,7 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.wxpay.WxPayChannel;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.Money;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
@@ -46,6 +47,7 @@ final class WxPayClient implements ProviderClient, StatementClient {
     }
 
     private final WebClient http;
+    private final Tracing tracing;
     private final String baseUrl;
     private final Duration timeout;
     private final Clock clock;
@@ -53,9 +55,10 @@ final class WxPayClient implements ProviderClient, StatementClient {
     private final Map<String, Keys> merchants;
     private final Downloads downloads;
 
-    WxPayClient(WebClient http, String baseUrl, Duration timeout, Clock clock, WxPayChannel channel,
+    WxPayClient(WebClient http, Tracing tracing, String baseUrl, Duration timeout, Clock clock, WxPayChannel channel,
                 Map<String, Keys> merchants, Downloads downloads) {
         this.http = http;
+        this.tracing = tracing;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.timeout = timeout;
         this.clock = clock;
@@ -234,7 +237,7 @@ final class WxPayClient implements ProviderClient, StatementClient {
         if (method == HttpMethod.POST) {
             request.putHeader("Content-Type", "application/json");
         }
-        return ProviderHttp.send(PROVIDER, request, method == HttpMethod.POST ? body.getBytes(StandardCharsets.UTF_8) : null,
+        return ProviderHttp.send(tracing, PROVIDER, request, method == HttpMethod.POST ? body.getBytes(StandardCharsets.UTF_8) : null,
                 timeout).map(response -> {
                     if (response.status() >= 500) {
                         throw new ProviderException(PROVIDER,

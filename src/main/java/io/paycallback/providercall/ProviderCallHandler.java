@@ -7,8 +7,14 @@ import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.Leased;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Leases;
+import io.paycallback.lease.Tried;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.tracing.SpanAttribute;
+import io.paycallback.tracing.SpanName;
+import io.paycallback.tracing.Traceparent;
+import io.paycallback.tracing.Traced;
+import io.paycallback.tracing.Tracing;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -19,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -42,13 +49,15 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     private final ProviderCalls calls;
     private final LeasedTable table;
     private final List<String> results;
+    private final Tracing tracing;
 
     /**
      * @param results what a try that is not a dead letter may come to: its constants are the metric's result tags
      */
     protected ProviderCallHandler(LeasedTable table, Class<? extends Enum<?>> results, Pool pool, Leases leases,
-                                  ProviderCalls calls, Duration timeout) {
+                                  ProviderCalls calls, Duration timeout, Tracing tracing) {
         this.table = table;
+        this.tracing = tracing;
         this.results = Arrays.stream(results.getEnumConstants()).map(ProviderCallHandler::tag).toList();
         this.pool = pool;
         this.leases = leases;
@@ -64,6 +73,11 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
 
     /** The alert for a row given up on, inside the transaction that buries it. */
     protected abstract Uni<AfterCommit> alert(SqlClient transaction, R row, String reason);
+
+    /** The span that wrote the row, which its tries continue; empty for rows written apart from any trace. */
+    protected Optional<Traceparent> cause(R row) {
+        return Optional.empty();
+    }
 
     /** Work written in the same transaction as the row's outcome; what it leaves for after the commit. */
     @FunctionalInterface
@@ -126,8 +140,34 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
         return Attempted.eachAlone(batch, this::attempt);
     }
 
+    /**
+     * A try is a span continuing the row's cause, current on this thread while the provider is asked (its calls are
+     * its children, its log lines carry its trace id), ended with what the try came to.
+     */
     protected final Attempted attempt(Lease lease) {
         R row = load(pool, lease.id()).await().atMost(timeout);
+        Traced span = tracing.startFrom(SpanName.PROVIDER_TRY, cause(row))
+                .set(SpanAttribute.TABLE, table.table())
+                .set(SpanAttribute.ROW, lease.id())
+                .set(SpanAttribute.TRY, lease.failures() + 1L);
+        try (Traced.Current ignored = span.makeCurrent()) {
+            Attempted attempted = attempt(lease, row);
+            attempted.rows().forEach(tried -> span.set(SpanAttribute.OUTCOME, outcome(tried)));
+            return attempted;
+        } catch (RuntimeException failure) {
+            span.set(SpanAttribute.OUTCOME, "failed").failed(failure.getClass().getSimpleName());
+            throw failure;
+        } finally {
+            span.end();
+        }
+    }
+
+    /** A try that returns is done (finished or asked again) or dead; one that throws is failed. */
+    private static String outcome(Tried tried) {
+        return tried instanceof Tried.Done done ? done.result() : "dead";
+    }
+
+    private Attempted attempt(Lease lease, R row) {
         Calls made = new Calls();
         AfterCall outcome;
         try {

@@ -8,6 +8,7 @@ import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.Leased;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Leases;
+import io.paycallback.lease.Tried;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
@@ -18,6 +19,10 @@ import io.paycallback.provider.TradeBill;
 import io.paycallback.statement.StatementRuns.Run;
 import io.paycallback.statement.bill.BillException;
 import io.paycallback.statement.bill.BillTotals;
+import io.paycallback.tracing.SpanAttribute;
+import io.paycallback.tracing.SpanName;
+import io.paycallback.tracing.Traced;
+import io.paycallback.tracing.Tracing;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -57,6 +62,7 @@ public class StatementRunner implements LeaseHandler {
     /** Provider queries per try at most; a re-run repairs the rest. */
     static final int REPAIRS_PER_TRY = 1000;
 
+    private final Tracing tracing;
     private final Pool pool;
     private final Pool bulk;
     private final Leases leases;
@@ -77,8 +83,9 @@ public class StatementRunner implements LeaseHandler {
     public StatementRunner(Pool pool, @Identifier(PayCallbackConfig.Database.BULK_POOL) Pool bulk, Leases leases,
                            StatementRuns runs, StatementLines lines, Comparison comparison,
                            Discrepancies discrepancies, Repairs repairs, ProviderClients providers, Outbox outbox,
-                           StatementMetrics metrics, Clock clock, PayCallbackConfig config) {
+                           StatementMetrics metrics, Clock clock, Tracing tracing, PayCallbackConfig config) {
         this.pool = pool;
+        this.tracing = tracing;
         this.bulk = bulk;
         this.leases = leases;
         this.runs = runs;
@@ -115,7 +122,30 @@ public class StatementRunner implements LeaseHandler {
         return Attempted.eachAlone(batch, this::attempt);
     }
 
+    /**
+     * A run's try is a trace of its own (a schedule, not a callback, caused it), current on this thread: the provider
+     * calls are its children, a payment or refund it repairs keeps its traceparent, so that one's transition and
+     * events continue it, and its log line carries its trace id.
+     */
     Attempted attempt(Lease lease) {
+        Traced span = tracing.startRoot(SpanName.STATEMENT_RUN)
+                .set(SpanAttribute.TABLE, StatementRuns.TABLE.table())
+                .set(SpanAttribute.ROW, lease.id())
+                .set(SpanAttribute.TRY, lease.failures() + 1L);
+        try (Traced.Current ignored = span.makeCurrent()) {
+            Attempted attempted = run(lease);
+            attempted.rows().forEach(tried -> span.set(SpanAttribute.OUTCOME,
+                    tried instanceof Tried.Done done ? done.result() : "dead"));
+            return attempted;
+        } catch (RuntimeException failure) {
+            span.set(SpanAttribute.OUTCOME, "failed").failed(failure.getClass().getSimpleName());
+            throw failure;
+        } finally {
+            span.end();
+        }
+    }
+
+    private Attempted run(Lease lease) {
         runs.extend(pool, lease, RUN_LEASE).await().atMost(timeout);
         Run run = runs.find(pool, lease.id()).await().atMost(timeout);
         StatementClient client = providers.statements(run.channel(), run.merchantId()).orElseThrow(() ->

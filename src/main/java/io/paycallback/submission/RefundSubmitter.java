@@ -23,6 +23,8 @@ import io.paycallback.provider.RefundAnswer;
 import io.paycallback.provider.RefundOrder;
 import io.paycallback.providercall.ProviderCallHandler;
 import io.paycallback.providercall.ProviderCalls;
+import io.paycallback.tracing.Traceparent;
+import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.ChannelId;
 import io.paycallback.trade.ChannelTradeNo;
 import io.paycallback.trade.OutTradeNo;
@@ -51,7 +53,7 @@ import java.util.Optional;
 @Singleton
 public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submission> {
 
-    static final String FIND = "SELECT merchant_id, channel, refund_no FROM refund_submissions WHERE id = ?";
+    static final String FIND = "SELECT merchant_id, channel, refund_no, traceparent FROM refund_submissions WHERE id = ?";
     private static final String AWAITING = "accepted, awaiting the refund's final state";
     private static final String DEAD_LETTER = "dead letter: ";
     static final String SUBMIT = "refund";
@@ -65,8 +67,9 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
     private final List<Duration> schedule;
 
     public RefundSubmitter(Pool pool, Leases leases, ProviderCalls calls, Refunds refunds, StoredCallbacks callbacks,
-                           CallbackInbox inbox, Outbox outbox, ProviderClients providers, PayCallbackConfig config) {
-        super(Refunds.SUBMISSIONS, SubmissionTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2));
+                           CallbackInbox inbox, Outbox outbox, ProviderClients providers, Tracing tracing, PayCallbackConfig config) {
+        super(Refunds.SUBMISSIONS, SubmissionTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2),
+                tracing);
         this.refunds = refunds;
         this.callbacks = callbacks;
         this.inbox = inbox;
@@ -76,7 +79,9 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
     }
 
     /** The refund a submission row is about. */
-    public record Submission(long id, String merchantId, String channel, String refundNo) {
+    /** @param traceparent the span that decided on the refund */
+    public record Submission(long id, String merchantId, String channel, String refundNo,
+                             Optional<Traceparent> traceparent) {
     }
 
     /** What a submission row's try came to, when it was not a dead letter. */
@@ -89,6 +94,11 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
         REFUND_SETTLED,
         /** Accepted, not final yet: asked again on the schedule. */
         QUERIED
+    }
+
+    @Override
+    protected Optional<Traceparent> cause(Submission row) {
+        return row.traceparent();
     }
 
     @Override
@@ -224,7 +234,8 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                 throw new IllegalStateException("refund submission #" + id + " is gone");
             }
             Row row = iterator.next();
-            return new Submission(id, row.getString("merchant_id"), row.getString("channel"), row.getString("refund_no"));
+            return new Submission(id, row.getString("merchant_id"), row.getString("channel"), row.getString("refund_no"),
+                    Traceparent.parse(row.getString("traceparent")));
         });
     }
 

@@ -1,5 +1,6 @@
 package io.paycallback.order;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
 import io.paycallback.inbox.CallbackLog;
@@ -17,6 +18,7 @@ import io.paycallback.outbox.Outbox;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
+import io.paycallback.tracing.Tracing;
 import io.quarkus.arc.All;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
@@ -253,7 +255,7 @@ class BatchTransitionsTest {
         List<LeaseHandler> mine = new ArrayList<>();
         for (LeaseHandler handler : handlers) {
             mine.add(handler.table().equals(CallbackLog.PAYMENT.leased())
-                    ? new PaymentCallbacks(batches, outbox, callbacks, payments) : handler);
+                    ? new PaymentCallbacks(batches, outbox, callbacks, payments, new Tracing(OpenTelemetry.noop(), true)) : handler);
         }
         return new LeaseProcessor(pool, leases, new LeasedTables(mine), metrics, lostRaces, config);
     }

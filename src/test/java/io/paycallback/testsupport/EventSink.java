@@ -24,6 +24,14 @@ public final class EventSink {
         return received().stream().filter(line -> line.startsWith(source + ":")).toList();
     }
 
+    /** The traceparent headers of the deliveries of this Idempotency-Key that the sink accepted, in order. */
+    public List<String> traceparentsOf(String idempotencyKey) {
+        String text = given().get(base + "/traceparents").then().statusCode(200).extract().asString();
+        return text.isBlank() ? List.of() : Arrays.stream(text.split("\n"))
+                .filter(line -> line.startsWith(idempotencyKey + " "))
+                .map(line -> line.substring(idempotencyKey.length() + 1)).toList();
+    }
+
     public void answer(int status) {
         given().body(Integer.toString(status)).post(base + "/answer").then().statusCode(200);
     }

@@ -25,6 +25,8 @@ public class EventSinkResource implements QuarkusTestResourceLifecycleManager {
 
     private HttpServer server;
     private final List<String> received = new CopyOnWriteArrayList<>();
+    /** The traceparent header of each accepted delivery that carried one, after its Idempotency-Key. */
+    private final List<String> traceparents = new CopyOnWriteArrayList<>();
     private final AtomicInteger answer = new AtomicInteger(200);
     private final AtomicReference<String> answerBody = new AtomicReference<>("");
     private final AtomicLong delayMillis = new AtomicLong();
@@ -39,6 +41,7 @@ public class EventSinkResource implements QuarkusTestResourceLifecycleManager {
         server.setExecutor(Executors.newFixedThreadPool(8));
         server.createContext("/events", this::event);
         server.createContext("/received", exchange -> respond(exchange, 200, String.join("\n", received)));
+        server.createContext("/traceparents", exchange -> respond(exchange, 200, String.join("\n", traceparents)));
         server.createContext("/answer", exchange -> {
             answer.set(Integer.parseInt(new String(read(exchange), StandardCharsets.UTF_8).trim()));
             respond(exchange, 200, "");
@@ -53,6 +56,7 @@ public class EventSinkResource implements QuarkusTestResourceLifecycleManager {
         });
         server.createContext("/reset", exchange -> {
             received.clear();
+            traceparents.clear();
             answer.set(200);
             answerBody.set("");
             delayMillis.set(0);
@@ -83,8 +87,12 @@ public class EventSinkResource implements QuarkusTestResourceLifecycleManager {
             // One line per delivery: the key, then the event type taken from the JSON body.
             String json = new String(body, StandardCharsets.UTF_8);
             int typeAt = json.indexOf("\"type\":\"") + 8;
-            received.add(exchange.getRequestHeaders().getFirst("Idempotency-Key") + " "
-                    + json.substring(typeAt, json.indexOf('"', typeAt)));
+            String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
+            received.add(key + " " + json.substring(typeAt, json.indexOf('"', typeAt)));
+            String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+            if (traceparent != null) {
+                traceparents.add(key + " " + traceparent);
+            }
         }
         respond(exchange, status, answerBody.get());
     }
