@@ -2,7 +2,7 @@ package io.paycallback.tracing;
 
 import io.opentelemetry.api.trace.SpanKind;
 
-/** The spans this service makes itself; Quarkus adds the HTTP server's. */
+/** The spans this service makes; Quarkus's own around each HTTP request are off (application.properties). */
 public enum SpanName {
     /** One provider callback: verified, reserved, answered. */
     CALLBACK("callback", SpanKind.INTERNAL),
