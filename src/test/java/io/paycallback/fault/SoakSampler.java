@@ -15,8 +15,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -95,6 +97,7 @@ final class SoakSampler implements AutoCloseable {
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
     private final Thread thread;
     private volatile boolean running = true;
+    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
     SoakSampler(List<? extends Watched> watched, ScenarioRows.Connector database, SoakTraffic traffic, Supplier<String> fault,
                 long originMillis) {
@@ -112,7 +115,12 @@ final class SoakSampler implements AutoCloseable {
         long due = System.currentTimeMillis();
         while (running) {
             long now = System.currentTimeMillis();
-            sample(now - PERIOD.toMillis(), now);
+            try {
+                sample(now - PERIOD.toMillis(), now);
+            } catch (RuntimeException e) {
+                // One sample lost is no reason to stop sampling; the test fails on it at the end, with its cause.
+                failure.compareAndSet(null, e);
+            }
             due += PERIOD.toMillis();
             try {
                 Thread.sleep(Math.max(0, due - System.currentTimeMillis()));
@@ -146,7 +154,7 @@ final class SoakSampler implements AutoCloseable {
             if (instance.alive()) {
                 long pid = instance.pid();
                 Map<String, String> status = procStatus(pid);
-                put(values, Measure.RSS_MB, kilobytes(status.get("VmRSS")) / 1024.0);
+                put(values, Measure.RSS_MB, megabytes(status.get("VmRSS")));
                 put(values, Measure.THREADS, number(status.get("Threads")));
                 put(values, Measure.FDS, openFiles(pid));
                 collectGarbage(pid);
@@ -179,8 +187,9 @@ final class SoakSampler implements AutoCloseable {
         }
     }
 
-    private static Double kilobytes(String value) {
-        return value == null ? null : Double.parseDouble(value.replace("kB", "").trim());
+    /** A {@code /proc} size in kB as megabytes; null when the process ended before it was read, as a killed one does. */
+    private static Double megabytes(String kilobytes) {
+        return kilobytes == null ? null : Double.parseDouble(kilobytes.replace("kB", "").trim()) / 1024.0;
     }
 
     private static Double number(String value) {
@@ -220,8 +229,9 @@ final class SoakSampler implements AutoCloseable {
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).findFirst().orElse(Double.NaN);
     }
 
-    List<Sample> samples() {
-        return List.copyOf(samples);
+    /** The first sample that could not be taken, if any. */
+    Optional<RuntimeException> failure() {
+        return Optional.ofNullable(failure.get());
     }
 
     /**
