@@ -67,14 +67,18 @@ final class SoakSampler implements AutoCloseable {
                   double p99) {
     }
 
-    /** A measure's level after the warm-up of the instance's last start and at the end. */
-    record Flatness(String instance, Measure measure, double start, double end) {
+    /**
+     * A measure's level after the warm-up of the instance's last start and at the end, its highest sample, and the
+     * ceiling the configuration sets it (NaN where none does).
+     */
+    record Flatness(String instance, Measure measure, double start, double end, double max, double ceiling) {
         double ratio() {
             return start == 0 ? (end == 0 ? 1 : Double.POSITIVE_INFINITY) : end / start;
         }
 
+        /** Grown by no more than its limit, or, for a cache the configuration bounds, never past that bound. */
         boolean flat() {
-            return end <= measure.limit(start);
+            return end <= measure.limit(start) || max <= ceiling;
         }
     }
 
@@ -93,18 +97,24 @@ final class SoakSampler implements AutoCloseable {
     private final ScenarioRows.Connector database;
     private final SoakTraffic traffic;
     private final Supplier<String> fault;
+    private final double preparedStatementCeiling;
     private final long originMillis;
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
     private final Thread thread;
     private volatile boolean running = true;
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
+    /**
+     * {@code preparedStatementCeiling}: how many prepared statements the instances' configuration lets them keep open
+     * on the server together, their pools' connections times the statements each caches.
+     */
     SoakSampler(List<? extends Watched> watched, ScenarioRows.Connector database, SoakTraffic traffic, Supplier<String> fault,
-                long originMillis) {
+                double preparedStatementCeiling, long originMillis) {
         this.watched = List.copyOf(watched);
         this.database = database;
         this.traffic = traffic;
         this.fault = fault;
+        this.preparedStatementCeiling = preparedStatementCeiling;
         this.originMillis = originMillis;
         thread = new Thread(this::run, "soak-sampler");
         thread.setDaemon(true);
@@ -248,7 +258,9 @@ final class SoakSampler implements AutoCloseable {
                 List<Double> values = clean.stream().map(s -> s.values().get(measure)).filter(v -> v != null).toList();
                 if (values.size() >= 2 * LEVEL_SAMPLES) {
                     result.add(new Flatness(w.instance().name(), measure, median(values.subList(0, LEVEL_SAMPLES)),
-                            median(values.subList(values.size() - LEVEL_SAMPLES, values.size()))));
+                            median(values.subList(values.size() - LEVEL_SAMPLES, values.size())),
+                            values.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
+                            measure == Measure.PREPARED_STATEMENTS ? preparedStatementCeiling : Double.NaN));
                 }
             }
         }
