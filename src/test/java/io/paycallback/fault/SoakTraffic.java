@@ -220,7 +220,8 @@ final class SoakTraffic implements AutoCloseable {
         }
         while (Instant.now().isBefore(giveUpAt)) {
             int status = orderApi("/internal/orders/" + outTradeNo + "/close", true);
-            if (status == 200) {
+            // 409: no longer PENDING, so an earlier try closed it though its answer was lost (nothing pays these orders).
+            if (status == 200 || status == 409) {
                 closed.add(outTradeNo);
                 return;
             }
