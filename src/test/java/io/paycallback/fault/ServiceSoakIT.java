@@ -186,70 +186,73 @@ class ServiceSoakIT {
     void hoursOfTrafficWithFaultsLoseNothingAndLeakNothing() throws Exception {
         Watched watchedA = new Watched(a, databaseUser("a"));
         Watched watchedB = new Watched(b, databaseUser("b"));
-        SoakTraffic traffic = new SoakTraffic(signer, TOKEN, List.of(a, b));
-        double rate;
-        String rateSource;
-        if (Integer.getInteger("soak.rate") != null) {
-            rate = Integer.getInteger("soak.rate");
-            rateSource = "set by -Dsoak.rate";
-        } else {
-            double capacity = traffic.capacity(16, Duration.ofSeconds(10), Duration.ofSeconds(20));
-            rate = Math.max(1, capacity / 2);
-            rateSource = String.format(Locale.ROOT, "half of %.0f orders/s measured with 16 back-to-back senders", capacity);
-        }
-        figures.add(String.format(Locale.ROOT, "soak of %d min: %.0f orders/s (%s), warm-up %d s", LENGTH.toMinutes(), rate,
-                rateSource, WARM_UP.toSeconds()));
-
-        long origin = System.currentTimeMillis();
-        traffic.start(rate);
-        // Each connection's statement cache fills up to its size as the rarer statements come (a batch of each size
-        // is a statement of its own), which takes longer than any warm-up: the ceiling, not the start, bounds it.
-        SoakSampler sampler = new SoakSampler(List.of(watchedA, watchedB), database::connect, traffic, () -> faultUnderWay,
-                2.0 * POOL_SIZE * STATEMENTS_PER_CONNECTION, origin);
-        List<Window> windows = new ArrayList<>();
-        Duration every = faultInterval();
-        Fault[] rotation = Fault.values();
-        long nextFault = origin + WARM_UP.plus(QUIET_START).toMillis();
-        long end = origin + LENGTH.toMillis();
-        for (int i = 0; ; i++) {
-            sleepUntil(nextFault);
-            Fault fault = rotation[i % rotation.length];
-            if (System.currentTimeMillis() + fault.expected.plus(QUIET_END).toMillis() > end) {
-                break;
+        // Closed by hand once the traffic has stopped; closed here too when a fault or check fails before that.
+        try (SoakTraffic traffic = new SoakTraffic(signer, TOKEN, List.of(a, b))) {
+            double rate;
+            String rateSource;
+            if (Integer.getInteger("soak.rate") != null) {
+                rate = Integer.getInteger("soak.rate");
+                rateSource = "set by -Dsoak.rate";
+            } else {
+                double capacity = traffic.capacity(16, Duration.ofSeconds(10), Duration.ofSeconds(20));
+                rate = Math.max(1, capacity / 2);
+                rateSource = String.format(Locale.ROOT, "half of %.0f orders/s measured with 16 back-to-back senders", capacity);
             }
-            windows.add(inflict(fault, traffic, watchedB, origin));
-            // On the schedule, not after the last fault's end: a fault that ran long makes the next one come at once.
-            nextFault += every.toMillis();
-        }
-        sleepUntil(end);
-        traffic.stop(GIVE_UP);
-        sampler.close();
-        sampler.write(DIR.resolve("samples.csv"));
+            figures.add(String.format(Locale.ROOT, "soak of %d min: %.0f orders/s (%s), warm-up %d s", LENGTH.toMinutes(), rate,
+                    rateSource, WARM_UP.toSeconds()));
 
-        figures.add("faults every " + every.toSeconds() + " s:");
-        windows.forEach(w -> figures.add(String.format(Locale.ROOT, "  %4d-%4d s %s: %s", (w.fromMillis() - origin) / 1000,
-                (w.toMillis() - origin) / 1000, w.fault().title, w.detail())));
-        figures.add("traffic: " + traffic.figures());
-        figures.add("sink: " + sink.requests() + " deliveries, " + sink.refused() + " of them refused (every fifth, and the outage)");
+            long origin = System.currentTimeMillis();
+            traffic.start(rate);
+            // Each connection's statement cache fills up to its size as the rarer statements come (a batch of each size
+            // is a statement of its own), which takes longer than any warm-up: the ceiling, not the start, bounds it.
+            SoakSampler sampler = new SoakSampler(List.of(watchedA, watchedB), database::connect, traffic, () -> faultUnderWay,
+                    2.0 * POOL_SIZE * STATEMENTS_PER_CONNECTION, origin);
+            List<Window> windows = new ArrayList<>();
+            Duration every = faultInterval();
+            Fault[] rotation = Fault.values();
+            long nextFault = origin + WARM_UP.plus(QUIET_START).toMillis();
+            long end = origin + LENGTH.toMillis();
+            for (int i = 0; ; i++) {
+                sleepUntil(nextFault);
+                Fault fault = rotation[i % rotation.length];
+                if (System.currentTimeMillis() + fault.expected.plus(QUIET_END).toMillis() > end) {
+                    break;
+                }
+                windows.add(inflict(fault, traffic, watchedB, origin));
+                // On the schedule, not after the last fault's end: a fault that ran long makes the next one come at once.
+                nextFault += every.toMillis();
+            }
+            sleepUntil(end);
+            traffic.stop(GIVE_UP);
+            sampler.close();
+            sampler.write(DIR.resolve("samples.csv"));
 
-        List<SoakSampler.Flatness> flatness = sampler.flatness(WARM_UP);
-        figures.add("measure              instance     start       end   ratio     limit       max   ceiling");
-        flatness.forEach(f -> figures.add(String.format(Locale.ROOT, "%-20s %-8s %9.1f %9.1f %7.3f %9.1f %9.1f %9.0f%s",
-                f.measure().column, f.instance(), f.start(), f.end(), f.ratio(), f.measure().limit(f.start()), f.max(),
-                f.ceiling(), f.flat() ? "" : "  GROWN")));
-        List<String> p99 = latency(traffic, windows, origin, end);
-        figures.addAll(p99);
+            figures.add("faults every " + every.toSeconds() + " s:");
+            windows.forEach(w -> figures.add(String.format(Locale.ROOT, "  %4d-%4d s %s: %s", (w.fromMillis() - origin) / 1000,
+                    (w.toMillis() - origin) / 1000, w.fault().title, w.detail())));
+            figures.add("traffic: " + traffic.figures());
+            figures.add("sink: " + sink.requests() + " deliveries, " + sink.refused() + " of them refused (every fifth, and the outage)");
 
-        nothingLostNothingTwice(traffic);
-        assertThat(sampler.failure()).as("a sample that could not be taken").isEmpty();
-        assertThat(flatness).as("every measure of both instances sampled").hasSize(2 * SoakSampler.Measure.values().length);
-        assertThat(flatness).as("measures grown past their limit").allMatch(SoakSampler.Flatness::flat);
-        assertThat(p99).as("minutes whose p99 is over twice the baseline").noneMatch(line -> line.endsWith("OVER"));
-        for (ServiceInstance instance : List.of(a, b)) {
-            String log = instance.log();
-            assertThat(log).as(instance.name()).doesNotContain("Uncaught exception").doesNotContain("Result is already complete");
-            assertThat(ServiceLogs.unexpectedStackTraces(log, ALLOWED_TRACES)).as(instance.name() + ": stack traces under these lines").isEmpty();
-            assertThat(log).as(instance.name()).doesNotContain(DB_PASSWORD, TOKEN, keys.apiV3Key(), keys.stripeSecret());
+            List<SoakSampler.Flatness> flatness = sampler.flatness(WARM_UP);
+            figures.add("measure              instance     start       end   ratio     limit       max   ceiling");
+            flatness.forEach(f -> figures.add(String.format(Locale.ROOT, "%-20s %-8s %9.1f %9.1f %7.3f %9.1f %9.1f %9.0f%s",
+                    f.measure().column, f.instance(), f.start(), f.end(), f.ratio(), f.measure().limit(f.start()), f.max(),
+                    f.ceiling(), f.flat() ? "" : "  GROWN")));
+            List<String> p99 = latency(traffic, windows, origin, end);
+            figures.addAll(p99);
+
+            nothingLostNothingTwice(traffic);
+            assertThat(sampler.failure()).as("a sample that could not be taken").isEmpty();
+            assertThat(flatness).as("every measure of both instances sampled").hasSize(2 * SoakSampler.Measure.values().length);
+            assertThat(flatness).as("measures grown past their limit").allMatch(SoakSampler.Flatness::flat);
+            assertThat(p99).as("minutes whose p99 is over twice the baseline").noneMatch(line -> line.endsWith("OVER"));
+            for (ServiceInstance instance : List.of(a, b)) {
+                String log = instance.log();
+                assertThat(log).as(instance.name()).doesNotContain("Uncaught exception").doesNotContain("Result is already complete");
+                assertThat(ServiceLogs.unexpectedStackTraces(log, ALLOWED_TRACES))
+                        .as(instance.name() + ": stack traces under these lines").isEmpty();
+                assertThat(log).as(instance.name()).doesNotContain(DB_PASSWORD, TOKEN, keys.apiV3Key(), keys.stripeSecret());
+            }
         }
     }
 
@@ -381,7 +384,8 @@ class ServiceSoakIT {
                 + " AND out_trade_no LIKE ? GROUP BY out_trade_no", scenario);
         Map<String, Integer> refundRows = rows.counts("SELECT out_trade_no, COUNT(*) FROM refunds WHERE out_trade_no LIKE ?"
                 + " GROUP BY out_trade_no", scenario);
-        Set<String> closedOrders = rows.strings("SELECT out_trade_no FROM orders WHERE status = 'CLOSED' AND out_trade_no LIKE ?", scenario);
+        Set<String> closedOrders = rows.strings("SELECT out_trade_no FROM orders WHERE status = 'CLOSED'"
+                + " AND out_trade_no LIKE ?", scenario);
         Map<String, Integer> dead = new HashMap<>();
         Map<String, Integer> pastLease = new HashMap<>();
         for (String table : List.of("pay_callback_log", "refund_callback_log", "refund_pending_log", "outbox", "order_queries",
@@ -430,8 +434,9 @@ class ServiceSoakIT {
         long baselineTo = baselineFrom + BASELINE.toMillis();
         double baseline = traffic.p99(baselineFrom, baselineTo, outsideFaults);
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "callbacks' p99 outside faults, %d-%d s: %.1f ms of %d callbacks", (baselineFrom - origin) / 1000,
-                (baselineTo - origin) / 1000, baseline, traffic.count(baselineFrom, baselineTo, outsideFaults)));
+        lines.add(String.format(Locale.ROOT, "callbacks' p99 outside faults, %d-%d s: %.1f ms of %d callbacks",
+                (baselineFrom - origin) / 1000, (baselineTo - origin) / 1000, baseline,
+                traffic.count(baselineFrom, baselineTo, outsideFaults)));
         for (long from = baselineTo; from < end; from += 60_000) {
             long to = Math.min(end, from + 60_000);
             long count = traffic.count(from, to, outsideFaults);
