@@ -12,14 +12,14 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The downstream receiver: answers 503 to every fifth request, as a flaky service would, and records each delivery it
  * accepted by its Idempotency-Key and the order it names. A delay makes deliveries slow, so leases are held long enough
- * for a kill to find them; while down it answers 503 to every request, as a destination in an outage.
+ * for a kill to find them; while down it answers 503 (or the status of the outage) to every request, as a destination
+ * in an outage.
  */
 final class FailingSink implements AutoCloseable {
 
@@ -29,7 +29,8 @@ final class FailingSink implements AutoCloseable {
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicLong delayMillis = new AtomicLong();
-    private final AtomicBoolean down = new AtomicBoolean();
+    /** The status every request is answered while down; 0 while up. */
+    private final AtomicInteger outage = new AtomicInteger();
     /** Idempotency-Key to the order it was about, for every delivery answered 2xx (repeats included once). */
     private final Map<String, String> delivered = new ConcurrentHashMap<>();
 
@@ -49,7 +50,12 @@ final class FailingSink implements AutoCloseable {
     }
 
     void down(boolean outage) {
-        down.set(outage);
+        outage(outage ? 503 : 0);
+    }
+
+    /** Every request answered {@code status} from now on, as a destination failing on its own; 0 ends the outage. */
+    void outage(int status) {
+        outage.set(status);
     }
 
     int requests() {
@@ -74,9 +80,10 @@ final class FailingSink implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (requests.incrementAndGet() % 5 == 0 || down.get()) {
+        int outageStatus = outage.get();
+        if (requests.incrementAndGet() % 5 == 0 || outageStatus != 0) {
             refused.incrementAndGet();
-            exchange.sendResponseHeaders(503, -1);
+            exchange.sendResponseHeaders(outageStatus != 0 ? outageStatus : 503, -1);
         } else {
             JsonNode event = JSON.readTree(body);
             if ("order.paid".equals(event.path("type").asText())) {

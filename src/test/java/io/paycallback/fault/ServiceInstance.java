@@ -170,6 +170,11 @@ final class ServiceInstance implements AutoCloseable {
                 ? OptionalInt.of(process.exitValue()) : OptionalInt.empty();
     }
 
+    /** The operating system's id of the running process, for what only {@code /proc} and {@code jcmd} can tell. */
+    long pid() {
+        return process.pid();
+    }
+
     boolean alive() {
         return process != null && process.isAlive();
     }
