@@ -22,6 +22,10 @@ java -cp "target/test-classes:target/classes:$(cat "$dir/classpath.txt")" io.pay
   "$port" "$dir/provider-keys.properties" "$dir/dev.properties" >"$dir/fakes.log" 2>&1 &
 fakes=$!
 trap 'kill "$fakes" 2>/dev/null || true' EXIT
+# Ctrl-C reaches the whole process group, but not the fakes: a background job of a script ignores SIGINT. Without
+# these traps bash would die of the signal without running the EXIT trap, and leave them running.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 # Up to two minutes: the fakes generate their RSA keys at start, slow on a busy machine.
 for _ in $(seq 1 600); do
   grep -q '^sandbox:' "$dir/fakes.log" && break
