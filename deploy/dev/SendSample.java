@@ -20,6 +20,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -28,7 +29,15 @@ import java.util.stream.Collectors;
  * Plays a payment provider against a running service: registers an order for the default merchant, sends one
  * correctly signed payment callback for it, and prints the order once it is PAID.
  *
- * <pre>java deploy/dev/SendSample.java wxpay|alipay|stripe</pre>
+ * <pre>java deploy/dev/SendSample.java wxpay|alipay|stripe [pay|lost|open|late]</pre>
+ *
+ * With SANDBOX_URL set (the fake providers of deploy/dev/sandbox.sh), the provider's side of the order is planted there
+ * too, so that the service's queries, closes, refunds and statements find it: {@code pay} (the default) pays and sends
+ * the callback; {@code lost} pays but sends no callback, and waits for the service's order query to find the payment;
+ * {@code open} leaves the order waiting for the buyer at the provider, to be closed from the console or the order API;
+ * {@code late} closes the order, then pays it anyway and sends the callback: a payment after close, which the service
+ * refunds at the provider.
+ * {@code provider-keys} prints the providers' private halves of the demo keys as properties, for the sandbox's fakes.
  *
  * A single-file program (Java 11+ runs it from source), so it needs neither a build nor a dependency. The keys are the
  * demo keys of the dev profile ({@code %dev.paycallback.merchants.default.*} in application.properties); the private
@@ -99,16 +108,41 @@ public final class SendSample {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private record Sample(String channel, String amount, String currency, String contentType, Map<String, String> headers,
-                          String body) {
+                          String body, ProviderSide provider) {
+    }
+
+    /** The order as the provider keeps it, in the provider's words: what the sandbox's fakes answer queries with. */
+    private record ProviderSide(String tradeNo, long amountMinor, String currency, String paidState, String openState) {
+    }
+
+    private enum Scenario {
+        /** Paid, and the provider's callback sent. */
+        PAY,
+        /** Paid at the provider, its callback lost: the service's order query finds it. */
+        LOST,
+        /** Waiting for the buyer at the provider: an order to close. */
+        OPEN,
+        /** Closed here and at the provider, then paid anyway: the service refunds the payment. */
+        LATE
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1 || !args[0].matches("wxpay|alipay|stripe")) {
-            System.err.println("usage: java deploy/dev/SendSample.java wxpay|alipay|stripe");
+        if (args.length == 1 && args[0].equals("provider-keys")) {
+            printProviderKeys();
+            return;
+        }
+        if (args.length < 1 || args.length > 2 || !args[0].matches("wxpay|alipay|stripe")
+                || (args.length == 2 && !args[1].matches("pay|lost|open|late"))) {
+            System.err.println("usage: java deploy/dev/SendSample.java wxpay|alipay|stripe [pay|lost|open|late]");
             System.exit(2);
         }
+        Scenario scenario = args.length == 2 ? Scenario.valueOf(args[1].toUpperCase(Locale.ROOT)) : Scenario.PAY;
         String base = env("BASE_URL", "http://localhost:8080").replaceAll("/$", "");
         String token = env("ORDER_TOKEN", env("ADMIN_TOKEN", "dev-only-admin-token"));
+        String sandbox = env("SANDBOX_URL", "").replaceAll("/$", "");
+        if (scenario != Scenario.PAY && sandbox.isEmpty()) {
+            fail(args[1] + " needs the provider's side: set SANDBOX_URL to the fake providers of deploy/dev/sandbox.sh");
+        }
         String outTradeNo = "DEMO-" + args[0] + "-" + Long.toString(System.currentTimeMillis(), 36);
         Sample sample = switch (args[0]) {
             case "wxpay" -> wxpay(outTradeNo, Instant.now());
@@ -129,6 +163,38 @@ public final class SendSample {
         if (created.statusCode() != 201) {
             fail("could not register the order at " + base);
         }
+        if (!sandbox.isEmpty()) {
+            ProviderSide side = sample.provider();
+            boolean unpaid = scenario == Scenario.OPEN || scenario == Scenario.LATE;
+            plant(sandbox, sample, outTradeNo, unpaid ? side.openState() : side.paidState());
+        }
+        HttpRequest read = HttpRequest.newBuilder(URI.create(base + "/internal/orders/" + outTradeNo + "?merchantId=default"))
+                .header("Authorization", "Bearer " + token).GET().build();
+        if (scenario == Scenario.OPEN) {
+            ProviderSide side = sample.provider();
+            System.out.println("close it: curl -s -X POST -H 'Authorization: Bearer " + token + "' " + base
+                    + "/internal/orders/" + outTradeNo + "/close");
+            System.out.println("or let the buyer pay at the provider first, and the close finds the payment:");
+            System.out.println("          curl -s -X POST '" + sandbox + "/control/payment?provider=" + sample.channel()
+                    + "&outTradeNo=" + outTradeNo + "&state=" + side.paidState() + "&amount=" + side.amountMinor()
+                    + "&currency=" + side.currency() + "&tradeNo=" + side.tradeNo() + "'");
+            return;
+        }
+        if (scenario == Scenario.LATE) {
+            HttpResponse<String> closed = send(HttpRequest.newBuilder(URI.create(base + "/internal/orders/" + outTradeNo + "/close"))
+                    .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()));
+            System.out.println("close     " + closed.statusCode() + " " + closed.body());
+            if (!closed.body().contains("\"status\":\"CLOSED\"")) {
+                fail("order " + outTradeNo + " did not close");
+            }
+            plant(sandbox, sample, outTradeNo, sample.provider().paidState());
+        }
+        if (scenario == Scenario.LOST) {
+            // No callback: the order query asks the provider once the order has been PENDING paycallback.reconcile.after.
+            System.out.println("no callback: waiting for the service's order query (up to 3 min)");
+            awaitPaid(read, outTradeNo, 900);
+            return;
+        }
 
         HttpRequest.Builder callback = HttpRequest.newBuilder(URI.create(base + "/pay/callback/" + sample.channel()))
                 .header("Content-Type", sample.contentType())
@@ -148,10 +214,29 @@ public final class SendSample {
             fail("the callback was not acknowledged");
         }
 
+        if (scenario == Scenario.LATE) {
+            // Paid after close: the order stays CLOSED, the transition decides a refund, submitted to the provider.
+            Thread.sleep(2000);
+            System.out.println("order now " + send(read).body());
+            System.out.println("paid after close: the service refunds it; see the order's story in the console");
+            return;
+        }
         // The transition runs on a worker right after the acknowledgement.
-        HttpRequest read = HttpRequest.newBuilder(URI.create(base + "/internal/orders/" + outTradeNo + "?merchantId=default"))
-                .header("Authorization", "Bearer " + token).GET().build();
-        for (int attempt = 0; attempt < 50; attempt++) {
+        awaitPaid(read, outTradeNo, 50);
+    }
+
+    /** The order as the sandbox's fake provider answers it from now on. */
+    private static void plant(String sandbox, Sample sample, String outTradeNo, String state) throws Exception {
+        ProviderSide side = sample.provider();
+        HttpResponse<String> planted = send(HttpRequest.newBuilder(URI.create(sandbox + "/control/payment?provider="
+                + sample.channel() + "&outTradeNo=" + outTradeNo + "&state=" + state + "&amount=" + side.amountMinor()
+                + "&currency=" + side.currency() + "&tradeNo=" + side.tradeNo()))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        System.out.println("provider  " + planted.statusCode() + " " + sample.channel() + " has " + outTradeNo + " " + state);
+    }
+
+    private static void awaitPaid(HttpRequest read, String outTradeNo, int polls) throws Exception {
+        for (int attempt = 0; attempt < polls; attempt++) {
             HttpResponse<String> order = send(read);
             if (order.body().contains("\"status\":\"PAID\"")) {
                 System.out.println("order now " + order.body());
@@ -159,7 +244,18 @@ public final class SendSample {
             }
             Thread.sleep(200);
         }
-        fail("order " + outTradeNo + " is not PAID after 10 s: see the service's log");
+        fail("order " + outTradeNo + " is not PAID after " + polls / 5 + " s: see the service's log");
+    }
+
+    /** The providers' halves of the demo keys, one property a line, for the sandbox's fakes (io.paycallback.testsupport.Sandbox). */
+    private static void printProviderKeys() {
+        System.out.println("wxpay.mchid=" + WXPAY_MCHID);
+        System.out.println("wxpay.serial=" + WXPAY_SERIAL);
+        System.out.println("wxpay.api-v3-key=" + WXPAY_API_V3_KEY);
+        System.out.println("wxpay.private-key=" + WXPAY_PRIVATE_KEY.replaceAll("\\s", ""));
+        System.out.println("alipay.app-id=" + ALIPAY_APP_ID);
+        System.out.println("alipay.private-key=" + ALIPAY_PRIVATE_KEY.replaceAll("\\s", ""));
+        System.out.println("stripe.webhook-secret=" + STRIPE_WEBHOOK_SECRET);
     }
 
     /** WeChat Pay API v3: the transaction AES-256-GCM-sealed with the APIv3 key, the notice signed SHA256withRSA. */
@@ -189,7 +285,8 @@ public final class SendSample {
         headers.put("Wechatpay-Serial", WXPAY_SERIAL);
         headers.put("Wechatpay-Signature-Type", "WECHATPAY2-SHA256-RSA2048");
         headers.put("Wechatpay-Signature", rsaSha256(WXPAY_PRIVATE_KEY, timestamp + "\n" + headerNonce + "\n" + body + "\n"));
-        return new Sample("wxpay", "0.01", "CNY", "application/json", headers, body);
+        return new Sample("wxpay", "0.01", "CNY", "application/json", headers, body,
+                new ProviderSide("4200000" + outTradeNo, 1, "cny", "SUCCESS", "NOTPAY"));
     }
 
     /** Alipay: RSA2 over the sorted k=v pairs other than sign and sign_type, posted as a form. */
@@ -213,21 +310,24 @@ public final class SendSample {
         String body = params.entrySet().stream()
                 .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));
-        return new Sample("alipay", "88.00", "CNY", "application/x-www-form-urlencoded; charset=utf-8", Map.of(), body);
+        return new Sample("alipay", "88.00", "CNY", "application/x-www-form-urlencoded; charset=utf-8", Map.of(), body,
+                new ProviderSide("2026" + outTradeNo, 8800, "cny", "TRADE_SUCCESS", "WAIT_BUYER_PAY"));
     }
 
     /** Stripe: Stripe-Signature t=...,v1=HMAC-SHA256 of "t.body" keyed with the whole whsec_ string. */
     private static Sample stripe(String outTradeNo, Instant now) throws GeneralSecurityException {
+        String paymentIntent = nonce(24);
         String body = """
                 {"id":"evt_%s","object":"event","api_version":"2024-06-20","created":%d,"type":"payment_intent.succeeded",\
                 "data":{"object":{"id":"pi_%s","object":"payment_intent","amount":500,"amount_received":500,\
                 "currency":"usd","status":"succeeded","metadata":{"out_trade_no":"%s"}}}}"""
-                .formatted(nonce(24), now.getEpochSecond(), nonce(24), outTradeNo);
+                .formatted(nonce(24), now.getEpochSecond(), paymentIntent, outTradeNo);
         Mac hmac = Mac.getInstance("HmacSHA256");
         hmac.init(new SecretKeySpec(STRIPE_WEBHOOK_SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
         String v1 = HexFormat.of().formatHex(hmac.doFinal((now.getEpochSecond() + "." + body).getBytes(StandardCharsets.UTF_8)));
         return new Sample("stripe", "5.00", "USD", "application/json",
-                Map.of("Stripe-Signature", "t=" + now.getEpochSecond() + ",v1=" + v1), body);
+                Map.of("Stripe-Signature", "t=" + now.getEpochSecond() + ",v1=" + v1), body,
+                new ProviderSide("pi_" + paymentIntent, 500, "usd", "succeeded", "requires_payment_method"));
     }
 
     private static String rsaSha256(String pkcs8Base64, String message) throws GeneralSecurityException {

@@ -29,7 +29,7 @@ public final class BillServer {
             System.err.println("usage: BillServer KEYS_DIR OUT");
             System.exit(2);
         }
-        Map<String, String> config = new TreeMap<>(new ProviderKeysResource().startFakes(RequestGenerator.load(Path.of(args[0]))));
+        Map<String, String> config = new TreeMap<>(new ProviderKeysResource().startFakes(RequestGenerator.load(Path.of(args[0])), 0));
         String base = config.remove("test.fake-providers.base-url");
         // One "key=value" line per entry, unescaped, so the shell can turn each into a -D option as is.
         try (Writer out = Files.newBufferedWriter(Path.of(args[1]))) {

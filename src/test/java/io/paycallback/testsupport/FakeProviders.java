@@ -89,9 +89,10 @@ final class FakeProviders {
         this.answerDelayMillis = answerDelayMillis;
     }
 
-    String start() {
+    /** @param port 0 for any free port (the tests); a fixed one where a person types the URLs (the sandbox) */
+    String start(int port) {
         try {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

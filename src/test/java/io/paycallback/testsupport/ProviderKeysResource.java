@@ -24,22 +24,23 @@ public class ProviderKeysResource implements QuarkusTestResourceLifecycleManager
     public Map<String, String> start() {
         ProviderKeys keys = ProviderKeys.generate();
         Map<String, String> config = new HashMap<>(keys.asConfig());
-        config.putAll(startFakes(keys));
+        config.putAll(startFakes(keys, 0));
         return config;
     }
 
     /**
      * Starts the fake providers for {@code keys} (the providers' halves) with fresh merchant API keys, and answers what
      * the application needs besides {@link ProviderKeys#asConfig()}: the merchant's API keys and the providers' URLs,
-     * plus {@code test.fake-providers.base-url}. Also how the bench's bill server (another process) starts them.
+     * plus {@code test.fake-providers.base-url}. Also how the bench's bill server and the sandbox (other processes)
+     * start them; {@code port} 0 takes any free port.
      */
-    public Map<String, String> startFakes(ProviderKeys keys) {
+    public Map<String, String> startFakes(ProviderKeys keys, int port) {
         KeyPair wxMerchant = TestKeys.rsa();
         KeyPair alipayApp = TestKeys.rsa();
         String stripeApiKey = "sk_test_" + Long.toHexString(Double.doubleToLongBits(Math.random()));
         fakes = new FakeProviders(keys, wxMerchant.getPublic(), WX_MERCHANT_SERIAL, alipayApp.getPublic(), stripeApiKey,
                 LOST_ANSWER_DELAY_MILLIS);
-        String base = fakes.start();
+        String base = fakes.start(port);
         Map<String, String> config = new HashMap<>();
         String merchant = "paycallback.merchants." + ProviderKeys.MERCHANT + ".";
         config.put(merchant + "wxpay.merchant-serial", WX_MERCHANT_SERIAL);
