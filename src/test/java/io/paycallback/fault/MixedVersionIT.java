@@ -254,7 +254,14 @@ class MixedVersionIT {
         String shutdownLog = old.log().substring(logBefore);
         sending.get();
         sink.delay(0);
-        assertThat(shutdownLog).as("N-1's shutdown").contains("stopped in").doesNotContain(" ERROR ");
+        assertThat(shutdownLog).as("N-1's shutdown").contains("stopped in");
+        // 82fc41d's workers did not wait for the tries still awaiting an HTTP answer (3e74cc9 made them wait within the
+        // grace), so such a try can end after the container stopped and fail to record its failure: the row stays
+        // leased and N tries it once the lease runs out, which converge checks. Any other ERROR fails the phase.
+        assertThat(shutdownLog.lines().filter(line -> line.contains(" ERROR ")))
+                .as("N-1's shutdown: ERROR lines other than its known unrecorded failures")
+                .allMatch(line -> line.contains("Could not record the failure of outbox #")
+                        && line.endsWith("[Error Occurred After Shutdown]"));
         assertThat(load.acknowledged()).as("every callback acknowledged, by N when N-1 was gone").hasSize(payments.size());
         converge("M4", load, payments, "SIGTERM to N-1 under load", "rows under lease at N-1's SIGTERM=" + leased
                 + ", its graceful shutdown took=" + shutdown.toMillis() + " ms");
@@ -279,8 +286,10 @@ class MixedVersionIT {
         int parkedAtStop = count("SELECT COUNT(*) FROM outbox WHERE status = 0 AND lease_token = 'parked'"
                 + " AND out_trade_no LIKE 'FM5-%'");
         int pendingAtStop = rows.pending("M5");
+        int logBefore = current.log().length();
         Duration shutdown = current.terminate();
         sink.down(false);
+        assertThat(current.log().substring(logBefore)).as("N's shutdown").contains("stopped in").doesNotContain(" ERROR ");
 
         int schema = schemaVersion();
         Duration started = start(rolledBack);
