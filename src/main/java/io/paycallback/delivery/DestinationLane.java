@@ -187,7 +187,8 @@ final class DestinationLane {
     /**
      * Half drained, the lane leases its next due events itself, up to its room, while it still sends the other half,
      * instead of waiting for the next scan. When it finds none it waits before it asks again, twice as long each time
-     * up to a scan interval: a lease that lost a race with a scan's finds none though the backlog goes on.
+     * up to a scan interval: a lease that lost a race with a scan's finds none though the backlog goes on, and the scan
+     * that won hands its rows to the lane.
      */
     private void refillIfDrained() {
         if (refilling || held.get() > capacity / 2 || System.nanoTime() - quietUntil < 0) {
@@ -196,13 +197,29 @@ final class DestinationLane {
         refilling = true;
         refill.lease(destination.name(), room()).whenComplete((leased, failure) -> {
             refilling = false;
-            if (failure != null || leased == null || leased == 0) {
-                quiet = Math.min(quietNanos, quiet * 2);
-                quietUntil = System.nanoTime() + quiet;
-            } else {
+            if (failure == null && leased != null && leased > 0) {
                 quiet = FIRST_QUIET_NANOS / 2;
+            } else if (failure == null) {
+                waitQuiet();
+            } else {
+                askAgainLater();
             }
         });
+    }
+
+    /**
+     * A lease of its rows failed, its own or a scan's (a deadlock lost every time it was tried, or no worker free): the
+     * lane asks again by itself after the usual wait. Emptied, it has no answer left to wake it, and would otherwise
+     * sit idle beside a backlog of its own until the next scan. On the relay's event loop.
+     */
+    void askAgainLater() {
+        waitQuiet();
+        vertx.setTimer(TimeUnit.NANOSECONDS.toMillis(quiet) + 1, timer -> pump());
+    }
+
+    private void waitQuiet() {
+        quiet = Math.min(quietNanos, quiet * 2);
+        quietUntil = System.nanoTime() + quiet;
     }
 
     private List<Delivery> takeAll() {

@@ -178,10 +178,29 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         return Optional.of(new Lanes(DESTINATION, room));
     }
 
-    /** A lane that drained leases its next due events: on a worker, then back on the event loop. */
+    @Override
+    public void laneContested(String lane) {
+        DestinationLane contested = lanes.get(lane);
+        if (contested != null) {
+            onEventLoop.execute(contested::askAgainLater);
+        }
+    }
+
+    /**
+     * A lane that drained leases its next due events: on a worker, then back on the event loop, a failed lease too (a
+     * stage's failure would skip the executor of thenApplyAsync and reach the lane on the worker's thread).
+     */
     private CompletionStage<Integer> refill(String destination, int limit) {
-        return worker.refill(Outbox.TABLE, new Lanes(DESTINATION, Map.of()), destination, limit)
-                .thenApplyAsync(leased -> leased, onEventLoop);
+        CompletableFuture<Integer> onLoop = new CompletableFuture<>();
+        worker.refill(Outbox.TABLE, new Lanes(DESTINATION, Map.of()), destination, limit)
+                .whenComplete((leased, failure) -> onEventLoop.execute(() -> {
+                    if (failure != null) {
+                        onLoop.completeExceptionally(failure);
+                    } else {
+                        onLoop.complete(leased);
+                    }
+                }));
+        return onLoop;
     }
 
     /** Every row's try, waiting for all of them; the lease engine itself uses {@link #start}. */

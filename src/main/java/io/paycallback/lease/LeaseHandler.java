@@ -54,6 +54,14 @@ public interface LeaseHandler {
     }
 
     /**
+     * A scan lost its race for the lane's due rows (a deadlock with another statement over the same index range, every
+     * time it was tried) and leased none of them: the lane must ask for them itself soon, since an empty lane has
+     * nothing else to wake it before the next scan.
+     */
+    default void laneContested(String lane) {
+    }
+
+    /**
      * When a failed row is tried again and when it is given up on: the handler's own schedule, or empty for the one
      * every table shares ({@code paycallback.retry.backoff}).
      */

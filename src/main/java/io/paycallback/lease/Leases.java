@@ -92,9 +92,14 @@ public class Leases {
         return leaseDue(table, leaseTime, statements(table).leaseDue, Tuple.of(limit));
     }
 
-    /** {@link #leaseDue(LeasedTable, int, Duration)} of one lane's rows only. */
+    /**
+     * {@link #leaseDue(LeasedTable, int, Duration)} of one lane's rows only, except that a race lost every time it was
+     * tried fails (a lock contest, {@link MySqlErrors#isLockContest}) instead of leasing nothing: the lane's rows are due,
+     * and the caller must see that they are still to be leased.
+     */
     public Uni<List<Lease>> leaseDue(LeasedTable table, int limit, Duration leaseTime, Lanes lanes, String lane) {
-        return leaseDue(table, leaseTime, LEASE_DUE_IN_LANE.formatted(table.table(), lanes.column()), Tuple.of(lane, limit));
+        return leaseOrContest(table, leaseTime, LEASE_DUE_IN_LANE.formatted(table.table(), lanes.column()),
+                Tuple.of(lane, limit));
     }
 
     /** {@link #leaseDue(LeasedTable, int, Duration)} of the rows of none of the lanes. */
@@ -109,6 +114,11 @@ public class Leases {
     }
 
     private Uni<List<Lease>> leaseDue(LeasedTable table, Duration leaseTime, String leaseSql, Tuple params) {
+        return leaseOrContest(table, leaseTime, leaseSql, params).onFailure(MySqlErrors::isLockContest).recoverWithItem(List.of());
+    }
+
+    /** Fails with the lock contest when the statement lost its race every time it was tried. */
+    private Uni<List<Lease>> leaseOrContest(LeasedTable table, Duration leaseTime, String leaseSql, Tuple params) {
         String token = UUID.randomUUID().toString();
         Statements sql = statements(table);
         Tuple values = Tuple.of(token, TimeUnit.MICROSECONDS.convert(leaseTime));
@@ -125,8 +135,7 @@ public class Leases {
                                 leases.add(new Lease(table, row.getLong("id"), token, row.getInteger("retry_count")));
                             }
                             return leases;
-                        }))
-                .onFailure(MySqlErrors::isLockContest).recoverWithItem(List.of());
+                        }));
     }
 
     /** Leases one row if it is due; empty when somebody else has it or it is done. */

@@ -1,6 +1,7 @@
 package io.paycallback.lease;
 
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.db.MySqlErrors;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
@@ -114,9 +115,10 @@ public class Scanner {
      * @return how many rows were leased
      */
     int drain(LeasedTable table, boolean settled) {
-        Optional<Lanes> lanes = tables.handler(table).lanes();
+        LeaseHandler handler = tables.handler(table);
+        Optional<Lanes> lanes = handler.lanes();
         if (lanes.isPresent()) {
-            return drainLanes(table, lanes.get(), settled);
+            return drainLanes(table, handler, lanes.get(), settled);
         }
         int total = 0;
         List<Lease> batch;
@@ -135,7 +137,7 @@ public class Scanner {
      * Each lane's due rows apart, at most its room (a lane that drains leases more itself); then, if no lane is backed
      * up, the rows of none of them, which the due range then holds few of besides.
      */
-    private int drainLanes(LeasedTable table, Lanes lanes, boolean settled) {
+    private int drainLanes(LeasedTable table, LeaseHandler handler, Lanes lanes, boolean settled) {
         int total = 0;
         boolean backedUp = false;
         List<CompletableFuture<Void>> running = new ArrayList<>();
@@ -145,7 +147,17 @@ public class Scanner {
                 backedUp = true;
                 continue;
             }
-            List<Lease> batch = leases.leaseDue(table, limit, leaseTime, lanes, lane.getKey()).await().atMost(leaseTime);
+            List<Lease> batch;
+            try {
+                batch = leases.leaseDue(table, limit, leaseTime, lanes, lane.getKey()).await().atMost(leaseTime);
+            } catch (RuntimeException failure) {
+                if (!MySqlErrors.isLockContest(failure)) {
+                    throw failure;
+                }
+                handler.laneContested(lane.getKey());
+                backedUp = true;
+                continue;
+            }
             running.add(worker.startAll(batch));
             total += batch.size();
             backedUp |= batch.size() == limit;

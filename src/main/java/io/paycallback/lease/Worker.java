@@ -178,7 +178,8 @@ public class Worker {
      * Leases up to {@code limit} due rows of one lane and processes them, on a worker thread; non-blocking, safe on the
      * event loop. For a lane that drained and asks for more itself (see {@link LeaseHandler#lanes()}).
      *
-     * @return how many rows it leased (0 when the pool is full or the lease failed)
+     * @return how many rows it leased (0: none was due); failed when the lease did (such as a deadlock lost to another
+     *         lease of the same index range) or no worker could take it, so that the lane asks again
      */
     public CompletableFuture<Integer> refill(LeasedTable table, Lanes lanes, String lane, int limit) {
         CompletableFuture<Integer> leased = new CompletableFuture<>();
@@ -190,12 +191,12 @@ public class Worker {
                     startAll(rows);
                     leased.complete(rows.size());
                 } catch (RuntimeException e) {
-                    LOG.debugf("Refilling %s %s failed, the next scan leases its rows: %s", table.table(), lane, e.toString());
-                    leased.complete(0);
+                    LOG.debugf("Refilling %s %s failed: %s", table.table(), lane, e.toString());
+                    leased.completeExceptionally(e);
                 }
             });
         } catch (RejectedExecutionException full) {
-            leased.complete(0);
+            leased.completeExceptionally(full);
         }
         return leased;
     }

@@ -2,7 +2,13 @@ package io.paycallback.delivery;
 
 import io.paycallback.console.ConsoleGuard;
 import io.paycallback.console.ConsoleSessions;
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.lease.LeaseProcessor;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.Lanes;
+import io.paycallback.lease.Leases;
 import io.paycallback.lease.Scanner;
+import io.paycallback.lease.Worker;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
@@ -12,6 +18,7 @@ import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SettableClock;
+import io.quarkus.test.junit.QuarkusMock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -31,10 +38,13 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -82,6 +92,12 @@ class DestinationsTest {
     DestinationOperations operations;
     @Inject
     SettableClock.Producer clocks;
+    @Inject
+    LeaseProcessor processor;
+    @Inject
+    Leases leases;
+    @Inject
+    PayCallbackConfig config;
 
     private Db db;
     private ProviderSigner signer;
@@ -250,6 +266,45 @@ class DestinationsTest {
             assertThat(row.getInteger("retry_count")).isEqualTo(1);
             assertThat(row.getString("last_error")).containsIgnoringCase("timeout");
         });
+    }
+
+    /**
+     * A lane leases its next events itself once half drained. When that lease fails (a deadlock lost to another lane's
+     * lease of the same index range, every time it was tried), the lane must ask again by itself: emptied, it has no
+     * answer left to wake it, and without it the rest of its backlog waited for the next scan.
+     */
+    @Test
+    void aLaneWhoseOwnLeaseFailsAsksAgainWithoutWaitingForTheNextScan() throws InterruptedException {
+        AtomicInteger refused = new AtomicInteger();
+        AtomicLong refusedUntil = new AtomicLong(Long.MAX_VALUE);
+        // Every lease of its own fails for a second from the first: the lane sends all it holds meanwhile and empties.
+        Worker failingRefills = new Worker(processor, leases, config) {
+            @Override
+            public CompletableFuture<Integer> refill(LeasedTable table, Lanes lanes, String lane, int limit) {
+                if (lane.equals("hooks")) {
+                    refusedUntil.compareAndSet(Long.MAX_VALUE, System.nanoTime() + Duration.ofSeconds(1).toNanos());
+                    if (System.nanoTime() - refusedUntil.get() < 0) {
+                        refused.incrementAndGet();
+                        return CompletableFuture.failedFuture(new IllegalStateException("the lease lost its race"));
+                    }
+                }
+                return super.refill(table, lanes, lane, limit);
+            }
+        };
+        QuarkusMock.installMockForType(failingRefills, Worker.class);
+        try {
+            // More than a lane holds (its concurrency of 8 times 32): the scan leases the lane's room, the rest is the
+            // lane's own to lease.
+            List<String> sources = due("hooks", 300);
+            String among = String.join(", ", Collections.nCopies(sources.size(), "?"));
+            scanner.drain(Outbox.TABLE);
+
+            await().atMost(WAIT).until(() -> db.count("SELECT COUNT(*) FROM outbox WHERE destination = 'hooks'"
+                    + " AND status = 1 AND source IN (" + among + ")", sources.toArray()) == sources.size());
+            assertThat(refused).as("the lane's own leases that failed").hasPositiveValue();
+        } finally {
+            failingRefills.stop();
+        }
     }
 
     @Test
