@@ -1,11 +1,12 @@
 package io.paycallback.lease;
 
-import io.paycallback.lease.Lease;
-import io.paycallback.lease.Leased;
+import io.paycallback.tracing.SpanAttribute;
+import io.paycallback.tracing.Traced;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** The tries of one batch, and what their committed transactions leave to do. */
 public record Attempted(List<Tried> rows, AfterCommit next) {
@@ -50,5 +51,32 @@ public record Attempted(List<Tried> rows, AfterCommit next) {
             next.add(part.next());
         }
         return new Attempted(rows, AfterCommit.all(next));
+    }
+
+    /**
+     * A try with its span current on this thread (the provider calls made meanwhile are its children, its log lines
+     * carry its trace id), the span ended with what each row came to, or "failed" when the try threw.
+     */
+    public static Attempted traced(Traced span, Supplier<Attempted> attempt) {
+        try (Traced.Current ignored = span.makeCurrent()) {
+            Attempted attempted = attempt.get();
+            attempted.rows().forEach(tried -> span.set(SpanAttribute.OUTCOME, outcome(tried)));
+            return attempted;
+        } catch (RuntimeException failure) {
+            span.set(SpanAttribute.OUTCOME, "failed").failed(failure.getClass().getSimpleName());
+            throw failure;
+        } finally {
+            span.end();
+        }
+    }
+
+    private static String outcome(Tried tried) {
+        if (tried instanceof Tried.Done done) {
+            return done.result();
+        }
+        if (tried instanceof Tried.Dead) {
+            return "dead";
+        }
+        return tried instanceof Tried.Lost ? "lost" : "failed";
     }
 }

@@ -7,7 +7,6 @@ import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.Leased;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Leases;
-import io.paycallback.lease.Tried;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.trade.ChannelId;
 import io.paycallback.tracing.SpanAttribute;
@@ -150,21 +149,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
                 .set(SpanAttribute.TABLE, table.table())
                 .set(SpanAttribute.ROW, lease.id())
                 .set(SpanAttribute.TRY, lease.failures() + 1L);
-        try (Traced.Current ignored = span.makeCurrent()) {
-            Attempted attempted = attempt(lease, row);
-            attempted.rows().forEach(tried -> span.set(SpanAttribute.OUTCOME, outcome(tried)));
-            return attempted;
-        } catch (RuntimeException failure) {
-            span.set(SpanAttribute.OUTCOME, "failed").failed(failure.getClass().getSimpleName());
-            throw failure;
-        } finally {
-            span.end();
-        }
-    }
-
-    /** A try that returns is done (finished or asked again) or dead; one that throws is failed. */
-    private static String outcome(Tried tried) {
-        return tried instanceof Tried.Done done ? done.result() : "dead";
+        return Attempted.traced(span, () -> attempt(lease, row));
     }
 
     private Attempted attempt(Lease lease, R row) {

@@ -8,7 +8,6 @@ import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.Leased;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Leases;
-import io.paycallback.lease.Tried;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
@@ -132,17 +131,7 @@ public class StatementRunner implements LeaseHandler {
                 .set(SpanAttribute.TABLE, StatementRuns.TABLE.table())
                 .set(SpanAttribute.ROW, lease.id())
                 .set(SpanAttribute.TRY, lease.failures() + 1L);
-        try (Traced.Current ignored = span.makeCurrent()) {
-            Attempted attempted = run(lease);
-            attempted.rows().forEach(tried -> span.set(SpanAttribute.OUTCOME,
-                    tried instanceof Tried.Done done ? done.result() : "dead"));
-            return attempted;
-        } catch (RuntimeException failure) {
-            span.set(SpanAttribute.OUTCOME, "failed").failed(failure.getClass().getSimpleName());
-            throw failure;
-        } finally {
-            span.end();
-        }
+        return Attempted.traced(span, () -> run(lease));
     }
 
     private Attempted run(Lease lease) {
