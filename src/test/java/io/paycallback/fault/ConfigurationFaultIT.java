@@ -36,20 +36,14 @@ class ConfigurationFaultIT {
 
     @BeforeAll
     static void start() throws Exception {
-        MariaDbServer.deleteRecursively(DIR);
-        database = new MariaDbServer(DIR.resolve("db"), FreePorts.next());
-        database.install();
+        database = Tier.freshDatabase(DIR);
         sink = new FailingSink(FreePorts.next());
         keys = ProviderKeys.generate();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        for (AutoCloseable closeable : new AutoCloseable[]{sink, database}) {
-            if (closeable != null) {
-                closeable.close();
-            }
-        }
+        Tier.closeAll(sink, database);
     }
 
     static Stream<Arguments> spoiled() {

@@ -7,8 +7,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -58,9 +56,7 @@ class DestinationIsolationFaultIT {
 
     @BeforeAll
     static void start() throws Exception {
-        MariaDbServer.deleteRecursively(DIR);
-        database = new MariaDbServer(DIR.resolve("db"), FreePorts.next());
-        database.install();
+        database = Tier.freshDatabase(DIR);
         rows = new ScenarioRows(database::connect);
         healthy = new DestinationDouble(FreePorts.next(), HEALTHY_SECRET);
         flaky = new DestinationDouble(FreePorts.next(), FLAKY_SECRET);
@@ -68,22 +64,13 @@ class DestinationIsolationFaultIT {
         signer = new ProviderSigner(keys);
         a = instance("a");
         b = instance("b");
-        a.start();
-        a.awaitReady(Duration.ofSeconds(90));
-        b.start();
-        b.awaitReady(Duration.ofSeconds(90));
+        Tier.startInTurn(Duration.ofSeconds(90), a, b);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        for (AutoCloseable closeable : new AutoCloseable[]{a, b, healthy, flaky, database}) {
-            if (closeable != null) {
-                closeable.close();
-            }
-        }
-        Files.createDirectories(DIR);
-        Files.write(DIR.resolve("isolation-figures.txt"), figures, StandardCharsets.UTF_8);
-        figures.forEach(System.out::println);
+        Tier.closeAll(a, b, healthy, flaky, database);
+        Tier.writeFigures(DIR.resolve("isolation-figures.txt"), figures);
     }
 
     private static String secret(int seed) {

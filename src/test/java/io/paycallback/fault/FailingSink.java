@@ -66,6 +66,11 @@ final class FailingSink implements AutoCloseable {
         return refused.get();
     }
 
+    /** The line of a tier's figures. */
+    String figure() {
+        return "sink: " + requests() + " deliveries, " + refused() + " of them answered 503";
+    }
+
     Map<String, String> delivered() {
         return Map.copyOf(delivered);
     }

@@ -18,8 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -83,10 +81,7 @@ class GaleraIT {
         signer = new ProviderSigner(keys);
         a = instance("a", GaleraCluster.port(1));
         b = instance("b", GaleraCluster.PROXY_PORT);
-        a.start();
-        a.awaitReady(Duration.ofSeconds(120));
-        b.start();
-        b.awaitReady(Duration.ofSeconds(120));
+        Tier.startInTurn(Duration.ofSeconds(120), a, b);
     }
 
     @AfterAll
@@ -94,17 +89,11 @@ class GaleraIT {
         if (a != null && b != null) {
             figures.add("races lost and run again: a " + lostRaces(a) + ", b " + lostRaces(b));
         }
-        for (AutoCloseable closeable : new AutoCloseable[]{a, b, sink, cluster}) {
-            if (closeable != null) {
-                closeable.close();
-            }
-        }
+        Tier.closeAll(a, b, sink, cluster);
         if (sink != null) {
-            figures.add("sink: " + sink.requests() + " deliveries, " + sink.refused() + " of them answered 503");
+            figures.add(sink.figure());
         }
-        Files.createDirectories(DIR);
-        Files.write(DIR.resolve("figures.txt"), figures, StandardCharsets.UTF_8);
-        figures.forEach(System.out::println);
+        Tier.writeFigures(DIR.resolve("figures.txt"), figures);
     }
 
     private static ServiceInstance instance(String name, int port) {

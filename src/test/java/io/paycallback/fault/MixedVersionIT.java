@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -81,9 +80,7 @@ class MixedVersionIT {
         previousRunner = Path.of(runner).toAbsolutePath();
         assertThat(previousRunner).as("the previous release's runner").isRegularFile();
         figures.add("N-1: " + previousRunner);
-        MariaDbServer.deleteRecursively(DIR);
-        database = new MariaDbServer(DIR.resolve("db"), FreePorts.next());
-        database.install();
+        database = Tier.freshDatabase(DIR);
         rows = new ScenarioRows(database::connect);
         sink = new FailingSink(FreePorts.next());
         keys = ProviderKeys.generate();
@@ -99,17 +96,11 @@ class MixedVersionIT {
             instance.close();
         }
         loads.forEach(Load::close);
-        for (AutoCloseable closeable : new AutoCloseable[]{sink, database}) {
-            if (closeable != null) {
-                closeable.close();
-            }
-        }
+        Tier.closeAll(sink, database);
         if (sink != null) {
-            figures.add("sink: " + sink.requests() + " deliveries, " + sink.refused() + " of them answered 503");
+            figures.add(sink.figure());
         }
-        Files.createDirectories(DIR);
-        Files.write(DIR.resolve("figures.txt"), figures, StandardCharsets.UTF_8);
-        figures.forEach(System.out::println);
+        Tier.writeFigures(DIR.resolve("figures.txt"), figures);
     }
 
     @Test

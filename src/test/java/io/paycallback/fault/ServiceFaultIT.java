@@ -10,8 +10,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,9 +64,7 @@ class ServiceFaultIT {
 
     @BeforeAll
     static void start() throws Exception {
-        MariaDbServer.deleteRecursively(DIR);
-        database = new MariaDbServer(DIR.resolve("db"), FreePorts.next());
-        database.install();
+        database = Tier.freshDatabase(DIR);
         rows = new ScenarioRows(database::connect);
         proxy = new TcpProxy(FreePorts.next(), "127.0.0.1", database.port());
         sink = new FailingSink(FreePorts.next());
@@ -76,25 +72,16 @@ class ServiceFaultIT {
         signer = new ProviderSigner(keys);
         a = instance("a");
         b = instance("b");
-        a.start();
-        a.awaitReady(Duration.ofSeconds(90));
-        b.start();
-        b.awaitReady(Duration.ofSeconds(90));
+        Tier.startInTurn(Duration.ofSeconds(90), a, b);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        for (AutoCloseable closeable : new AutoCloseable[]{a, b, proxy, sink, database}) {
-            if (closeable != null) {
-                closeable.close();
-            }
-        }
+        Tier.closeAll(a, b, proxy, sink, database);
         if (sink != null) {
-            figures.add("sink: " + sink.requests() + " deliveries, " + sink.refused() + " of them answered 503");
+            figures.add(sink.figure());
         }
-        Files.createDirectories(DIR);
-        Files.write(DIR.resolve("figures.txt"), figures, StandardCharsets.UTF_8);
-        figures.forEach(System.out::println);
+        Tier.writeFigures(DIR.resolve("figures.txt"), figures);
     }
 
     /** Both instances up and ready, whatever the scenario before left; their logs are read from here on. */

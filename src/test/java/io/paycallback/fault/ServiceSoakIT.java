@@ -9,8 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -134,9 +132,7 @@ class ServiceSoakIT {
 
     @BeforeAll
     static void start() throws Exception {
-        MariaDbServer.deleteRecursively(DIR);
-        database = new MariaDbServer(DIR.resolve("db"), FreePorts.next());
-        database.install();
+        database = Tier.freshDatabase(DIR);
         rows = new ScenarioRows(database::connect);
         proxy = new TcpProxy(FreePorts.next(), "127.0.0.1", database.port());
         sink = new FailingSink(FreePorts.next());
@@ -144,22 +140,13 @@ class ServiceSoakIT {
         signer = new ProviderSigner(keys);
         a = instance("a");
         b = instance("b");
-        a.start();
-        a.awaitReady(FAULT_BOUND);
-        b.start();
-        b.awaitReady(FAULT_BOUND);
+        Tier.startInTurn(FAULT_BOUND, a, b);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        for (AutoCloseable closeable : new AutoCloseable[]{a, b, proxy, sink, database}) {
-            if (closeable != null) {
-                closeable.close();
-            }
-        }
-        Files.createDirectories(DIR);
-        Files.write(DIR.resolve("figures.txt"), figures, StandardCharsets.UTF_8);
-        figures.forEach(System.out::println);
+        Tier.closeAll(a, b, proxy, sink, database);
+        Tier.writeFigures(DIR.resolve("figures.txt"), figures);
     }
 
     /**

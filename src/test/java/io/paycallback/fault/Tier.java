@@ -1,0 +1,52 @@
+package io.paycallback.fault;
+
+import io.paycallback.testsupport.FreePorts;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How every tier on servers of its own begins and ends: a fresh {@code mariadbd} in a clean directory, instances started
+ * in turn; at the end everything closed, whatever failed to start, and the tier's figures written to its file and to
+ * the build's output.
+ */
+final class Tier {
+
+    private Tier() {
+    }
+
+    /** What an earlier run left in {@code dir} is deleted first: every run starts from an empty database. */
+    static MariaDbServer freshDatabase(Path dir) throws Exception {
+        MariaDbServer.deleteRecursively(dir);
+        MariaDbServer database = new MariaDbServer(dir.resolve("db"), FreePorts.next());
+        database.install();
+        return database;
+    }
+
+    /** One after the other, each ready before the next starts, as a rollout's first pods do. */
+    static void startInTurn(Duration readyWithin, ServiceInstance... instances) throws IOException, InterruptedException {
+        for (ServiceInstance instance : instances) {
+            instance.start();
+            instance.awaitReady(readyWithin);
+        }
+    }
+
+    /** Skips what was never made (a start that failed half way). */
+    static void closeAll(AutoCloseable... closeables) throws Exception {
+        for (AutoCloseable closeable : closeables) {
+            if (closeable != null) {
+                closeable.close();
+            }
+        }
+    }
+
+    static void writeFigures(Path file, List<String> figures) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.write(file, figures, StandardCharsets.UTF_8);
+        figures.forEach(System.out::println);
+    }
+}
