@@ -91,6 +91,7 @@ final class DestinationLane {
     private Instant pausedUntil = Instant.MIN;
     private boolean refilling;
     private long quiet = FIRST_QUIET_NANOS / 2;
+    /** On {@link #clock}, in nanoseconds: until then a drained lane does not lease by itself. */
     private long quietUntil;
 
     DestinationLane(Destinations.Destination destination, WebClient http, Vertx vertx, Clock clock,
@@ -102,7 +103,7 @@ final class DestinationLane {
         // Enough to keep its requests busy between refills, little enough to hold in memory and send within a lease.
         this.capacity = destination.concurrency() * 32;
         this.quietNanos = scanInterval.toNanos();
-        this.quietUntil = System.nanoTime();
+        this.quietUntil = now(clock);
         this.http = http;
         this.vertx = vertx;
         this.clock = clock;
@@ -136,10 +137,21 @@ final class DestinationLane {
         return Math.max(0, capacity - held.get());
     }
 
-    /** Takes leased events of this destination to send; on the relay's event loop. */
-    void offer(List<Delivery> deliveries) {
+    /**
+     * Takes leased events of this destination to send; on the relay's event loop.
+     *
+     * @param due whether they were leased as due rows (a scan's lease or the lane's own) rather than handed over by
+     *            their writer. Due rows of the lane were found, so the quiet wait of an earlier refill that found none
+     *            ends: a lane that drains while it waits has no answer left to wake it, and would sit idle beside the
+     *            rest of the backlog until the next scan.
+     */
+    void offer(List<Delivery> deliveries, boolean due) {
         held.addAndGet(deliveries.size());
         queue.addAll(deliveries);
+        if (due) {
+            quiet = FIRST_QUIET_NANOS / 2;
+            quietUntil = now(clock);
+        }
         pump();
     }
 
@@ -191,7 +203,7 @@ final class DestinationLane {
      * that won hands its rows to the lane.
      */
     private void refillIfDrained() {
-        if (refilling || held.get() > capacity / 2 || System.nanoTime() - quietUntil < 0) {
+        if (refilling || held.get() > capacity / 2 || now(clock) - quietUntil < 0) {
             return;
         }
         refilling = true;
@@ -219,7 +231,11 @@ final class DestinationLane {
 
     private void waitQuiet() {
         quiet = Math.min(quietNanos, quiet * 2);
-        quietUntil = System.nanoTime() + quiet;
+        quietUntil = now(clock) + quiet;
+    }
+
+    private static long now(Clock clock) {
+        return TimeUnit.MILLISECONDS.toNanos(clock.millis());
     }
 
     private List<Delivery> takeAll() {

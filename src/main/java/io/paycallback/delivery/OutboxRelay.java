@@ -258,7 +258,8 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         if (!now.isEmpty()) {
             settle.accept(new Attempted(now, AfterCommit.NOTHING));
         }
-        byLane.forEach((lane, deliveries) -> onEventLoop.execute(() -> lane.offer(deliveries)));
+        boolean due = batch.stream().anyMatch(row -> !(row instanceof Emission.ToDeliver));
+        byLane.forEach((lane, deliveries) -> onEventLoop.execute(() -> lane.offer(deliveries, due)));
     }
 
     /** The batch's rows, in its order: carried by their writer, else read with one statement; empty when gone. */

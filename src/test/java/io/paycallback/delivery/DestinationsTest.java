@@ -308,6 +308,27 @@ class DestinationsTest {
     }
 
     @Test
+    void aLaneThatFoundNothingTakesTheBacklogAScanHandsItWithoutWaitingForTheNextScan() {
+        // Nothing of the lane's is due, so each refill below finds nothing and doubles the lane's quiet wait.
+        db.update("UPDATE outbox SET status = 1, lease_token = NULL WHERE destination = 'hooks' AND status = 0");
+        for (int i = 0; i < 8; i++) {
+            clocks.clock().advance(Duration.ofSeconds(6));
+            String source = due("hooks", 1).get(0);
+            scanner.drain(Outbox.TABLE);
+            assertThat(event(source, "hooks").getInteger("status")).isEqualTo(1);
+        }
+
+        // Within that wait a backlog arrives, more than the lane holds: the scan leases the lane's room, the rest is the
+        // lane's own to lease, and no scan follows here.
+        List<String> sources = due("hooks", 300);
+        String among = String.join(", ", Collections.nCopies(sources.size(), "?"));
+        scanner.drain(Outbox.TABLE);
+
+        await().atMost(WAIT).until(() -> db.count("SELECT COUNT(*) FROM outbox WHERE destination = 'hooks'"
+                + " AND status = 1 AND source IN (" + among + ")", sources.toArray()) == sources.size());
+    }
+
+    @Test
     void aRateLimitedDestinationGetsNoMoreThanItsEventsPerSecond() {
         List<String> sources = due("limited", 6);
         scanner.drain(Outbox.TABLE);
