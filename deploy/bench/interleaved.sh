@@ -16,7 +16,9 @@
 # log destination) and `storm` (one signed callback over and over: the duplicate path). Uses run.sh's database, user
 # and keys (run run.sh once first, any PHASES) and its knobs BENCH_DB; ports from BASE_PORT (HTTP) and BASE_PORT+10
 # (management) upwards. The scheduler stays on (the stripe bursts' callbacks are processed), so do not run it beside
-# a run.sh pass on the same database. Loopback only; every load loop is bounded in time.
+# a run.sh pass on the same database. DB_PER_VARIANT=1 gives each variant an empty database of its own
+# (<BENCH_DB>_<name>, made again at every invocation): sharing one, each variant's scanner also leases the rows another
+# one's burst wrote due, which its CPU then counts. Loopback only; every load loop is bounded in time.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -29,6 +31,7 @@ CONNS=${CONNS:-32}
 UNIQ=${UNIQ:-12000}          # unique callbacks signed per stripe burst (a thread that runs out stops early)
 BASE_PORT=${BASE_PORT:-18080}
 DB=${BENCH_DB:-paycallback_bench}
+DB_PER_VARIANT=${DB_PER_VARIANT:-0}
 DB_USER=paycallback_bench
 DB_PASSWORD=${BENCH_DB_PASSWORD:-bench-$(hostname | md5sum | cut -c1-12)}
 SERVICE_JAVA=${SERVICE_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
@@ -55,7 +58,7 @@ fi
 MERCHANT_OPTS=()
 while IFS= read -r line; do MERCHANT_OPTS+=("-D$line"); done <"$KEYS/app.properties"
 
-NAMES=() PIDS=() PORTS=()
+NAMES=() PIDS=() PORTS=() DBS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -66,9 +69,16 @@ for spec in "$@"; do
   [[ -f $dir/quarkus-run.jar ]] || { echo "$name: no $dir/quarkus-run.jar" >&2; exit 2; }
   port=$((BASE_PORT + i)) mport=$((BASE_PORT + 10 + i))
   if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/"; then echo "port $port is taken" >&2; exit 1; fi
+  db=$DB
+  if [[ $DB_PER_VARIANT == 1 ]]; then
+    db="${DB}_$name"
+    mariadb -uroot -e "DROP DATABASE IF EXISTS \`$db\`; CREATE DATABASE \`$db\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
+      GRANT ALL PRIVILEGES ON \`$db\`.* TO '$DB_USER'@'127.0.0.1', '$DB_USER'@'localhost'"
+  fi
+  DBS+=("$db")
   # shellcheck disable=SC2086 # option and environment lists
   env $envs QUARKUS_PROFILE=prod \
-    QUARKUS_DATASOURCE_JDBC_URL="jdbc:mariadb://127.0.0.1:3306/$DB" QUARKUS_DATASOURCE_REACTIVE_URL="mysql://127.0.0.1:3306/$DB" \
+    QUARKUS_DATASOURCE_JDBC_URL="jdbc:mariadb://127.0.0.1:3306/$db" QUARKUS_DATASOURCE_REACTIVE_URL="mysql://127.0.0.1:3306/$db" \
     QUARKUS_DATASOURCE_USERNAME=$DB_USER QUARKUS_DATASOURCE_PASSWORD=$DB_PASSWORD PAYCALLBACK_ADMIN_TOKEN=bench-admin-token \
     "$SERVICE_JAVA" $JAVA_OPTS "${MERCHANT_OPTS[@]}" -Dquarkus.http.host=127.0.0.1 -Dquarkus.management.host=127.0.0.1 \
       -Dquarkus.http.port=$port -Dquarkus.management.port=$mport '-Dquarkus.log.category."io.paycallback.outbox".level=WARN' \
@@ -76,7 +86,7 @@ for spec in "$@"; do
   PIDS+=($!) NAMES+=("$name") PORTS+=("$port")
   for _ in $(seq 1 180); do curl -fs -o /dev/null "http://127.0.0.1:$mport/q/health/ready" && break; sleep 1; done
   curl -fs -o /dev/null "http://127.0.0.1:$mport/q/health/ready" || { tail -20 "$WORK/service-$name.log" >&2; exit 1; }
-  log "$name ready: $dir, options '${opts}', environment '${envs}', pid ${PIDS[$i]}, port $port"
+  log "$name ready: $dir, options '${opts}', environment '${envs}', pid ${PIDS[$i]}, port $port, database $db"
   i=$((i + 1))
 done
 
@@ -96,7 +106,7 @@ burst() { # index file mode label seconds
 unique_callbacks() { # index round -> request file, its orders PENDING
   local prefix="IL$INVOCATION-$2${NAMES[$1]}-" file="$WORK/unique.req"
   generate requests "$KEYS" stripe "$UNIQ" "$prefix" "$file"
-  mariadb -uroot "$DB" -e "INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, refunded_amount, created_at, updated_at)
+  mariadb -uroot "${DBS[$1]}" -e "INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, refunded_amount, created_at, updated_at)
     SELECT 'default', CONCAT('$prefix', seq), 88.00, 'USD', 'PENDING', 0, NOW(3), NOW(3) FROM seq_0_to_$((UNIQ - 1))"
 }
 # Stripe accepts a signature for 300 s, so the storm's one callback is signed again every round.
