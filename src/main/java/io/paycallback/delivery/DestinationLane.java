@@ -149,8 +149,7 @@ final class DestinationLane {
         held.addAndGet(deliveries.size());
         queue.addAll(deliveries);
         if (due) {
-            quiet = FIRST_QUIET_NANOS / 2;
-            quietUntil = now(clock);
+            endQuiet();
         }
         pump();
     }
@@ -209,12 +208,12 @@ final class DestinationLane {
         refilling = true;
         refill.lease(destination.name(), room()).whenComplete((leased, failure) -> {
             refilling = false;
-            if (failure == null && leased != null && leased > 0) {
-                quiet = FIRST_QUIET_NANOS / 2;
-            } else if (failure == null) {
-                waitQuiet();
-            } else {
+            if (failure != null) {
                 askAgainLater();
+            } else if (leased > 0) {
+                endQuiet();
+            } else {
+                waitQuiet();
             }
         });
     }
@@ -227,6 +226,11 @@ final class DestinationLane {
     void askAgainLater() {
         waitQuiet();
         vertx.setTimer(TimeUnit.NANOSECONDS.toMillis(quiet) + 1, timer -> pump());
+    }
+
+    private void endQuiet() {
+        quiet = FIRST_QUIET_NANOS / 2;
+        quietUntil = now(clock);
     }
 
     private void waitQuiet() {
