@@ -157,6 +157,9 @@ public class Worker {
         for (int from = 0; from < leased.size(); from += size) {
             List<Lease> batch = leased.subList(from, Math.min(leased.size(), from + size));
             CompletableFuture<Void> settled = new CompletableFuture<>();
+            // Counted as the hand-off's batches are, so that shutdown waits for their tries too.
+            unsettled.incrementAndGet();
+            settled.whenComplete((done, e) -> unsettled.decrementAndGet());
             Runnable task = () -> {
                 try {
                     processor.start(batch, this::handOver).whenComplete((done, e) -> settled.complete(null));
