@@ -48,8 +48,8 @@ public class CallbackInbox {
     static final String INSERT_PENDING_REFUND = """
             INSERT INTO refund_pending_log
                 (merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, amount, currency,
-                 status, retry_count, lease_token, next_retry_at, raw_body, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
+                 traceparent, status, retry_count, lease_token, next_retry_at, raw_body, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), ?, NOW(3), NOW(3))""";
 
     /**
      * Notices of refunds the provider is still working on, each to be enrolled for the refund queries. Apart from
@@ -128,7 +128,8 @@ public class CallbackInbox {
                 .addString(pending.channelTradeNo())
                 .addString(pending.outTradeNo())
                 .addBigDecimal(pending.amount())
-                .addString(pending.currency());
+                .addString(pending.currency())
+                .addString(Traceparent.valueOrNull(Traceparent.current()));
         KnownReservations.Key key = new KnownReservations.Key(PENDING_REFUNDS, pending.merchantId(), pending.channel(),
                 pending.refundNo());
         return insert(key, INSERT_PENDING_REFUND, row, rawBody, pickup);

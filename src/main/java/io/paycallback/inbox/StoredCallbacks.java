@@ -38,10 +38,12 @@ public class StoredCallbacks {
                    amount, refunded_total, currency, traceparent
             FROM refund_callback_log WHERE id IN (%s)""";
     static final String PENDING_REFUNDS = """
-            SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, amount, currency
+            SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, amount, currency,
+                   traceparent
             FROM refund_pending_log WHERE id IN (%s)""";
     static final String PENDING_REFUND = """
-            SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, amount, currency
+            SELECT id, merchant_id, channel, refund_no, channel_refund_id, channel_trade_no, out_trade_no, amount, currency,
+                   traceparent
             FROM refund_pending_log WHERE id = ?""";
     static final String PAYMENT_BY_TRADE = """
             SELECT id, merchant_id, channel, channel_trade_no, out_trade_no, amount, currency, status, traceparent
@@ -103,7 +105,8 @@ public class StoredCallbacks {
         return new StoredPendingRefund(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
                 new RefundNo(row.getString("refund_no")), row.getString("channel_refund_id"),
                 ChannelTradeNo.ofNullable(row.getString("channel_trade_no")), OutTradeNo.ofNullable(row.getString("out_trade_no")),
-                new Money(row.getBigDecimal("amount"), row.getString("currency")));
+                new Money(row.getBigDecimal("amount"), row.getString("currency")),
+                Traceparent.parse(row.getString("traceparent")));
     }
 
     /** The processed payment a refund refers to, or null while that payment is unknown or not yet processed. */

@@ -2,7 +2,12 @@ package io.paycallback.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paycallback.tracing.SpanAttribute;
+import io.paycallback.tracing.SpanName;
+import io.paycallback.tracing.Traced;
+import io.paycallback.tracing.Tracing;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -25,6 +30,7 @@ final class Downloads {
     private static final int ERROR_BODY_LIMIT = 4096;
 
     private final Duration timeout;
+    private final Tracing tracing;
     /**
      * Built at the first download, not with the service: building the JDK's client loads the trust store and starts
      * its selector thread, a tenth of a second of every start (docs/performance.md) for calls made once a day.
@@ -34,8 +40,9 @@ final class Downloads {
     /** A provider may take a while to start sending a big bill: never less than this for the answer's head. */
     private static final Duration LEAST_TIMEOUT = Duration.ofSeconds(30);
 
-    Downloads(Duration timeout) {
+    Downloads(Duration timeout, Tracing tracing) {
         this.timeout = atLeast(timeout);
+        this.tracing = tracing;
     }
 
     private HttpClient client() {
@@ -59,9 +66,33 @@ final class Downloads {
 
     /**
      * Starts a GET and answers its body once the status says it is the file; {@code timeout} bounds the wait for the
-     * answer's head, not the whole transfer, which may take minutes.
+     * answer's head, not the whole transfer, which may take minutes. A provider call's span (a child of the statement
+     * run's) lasts until the body is closed, so that it covers the transfer.
      */
     InputStream get(String provider, String url, Map<String, String> headers) {
+        Traced span = tracing.start(SpanName.PROVIDER_CALL)
+                .set(SpanAttribute.PROVIDER, provider)
+                .set(SpanAttribute.KIND, "bill.download")
+                .set(SpanAttribute.HTTP_METHOD, "GET");
+        try {
+            InputStream body = file(provider, url, headers, span);
+            return new FilterInputStream(body) {
+                @Override
+                public void close() throws IOException {
+                    try {
+                        super.close();
+                    } finally {
+                        span.end();
+                    }
+                }
+            };
+        } catch (ProviderException failure) {
+            span.failed(failure.failure().getClass().getSimpleName()).end();
+            throw failure;
+        }
+    }
+
+    private InputStream file(String provider, String url, Map<String, String> headers, Traced span) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET();
         headers.forEach(request::header);
         HttpResponse<InputStream> response;
@@ -76,6 +107,7 @@ final class Downloads {
             throw new ProviderException(provider, new ProviderFailure.Network("interrupted"));
         }
         int status = response.statusCode();
+        span.set(SpanAttribute.HTTP_STATUS, status);
         if (status / 100 == 2) {
             return response.body();
         }

@@ -52,7 +52,7 @@ public class ProviderClients {
         this.http = WebClient.create(vertx, new WebClientOptions().setKeepAliveTimeout(IDLE_SECONDS)
                 .setTracingPolicy(TracingPolicy.IGNORE));
         PayCallbackConfig.Providers providers = config.providers();
-        Downloads downloads = new Downloads(providers.timeout());
+        Downloads downloads = new Downloads(providers.timeout(), tracing);
         Map<String, WxPayClient.Keys> wxKeys = new HashMap<>();
         Map<String, AlipayClient.Keys> alipayKeys = new HashMap<>();
         Map<String, String> stripeKeys = new HashMap<>();

@@ -17,7 +17,6 @@ import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.Subject;
-import io.paycallback.tracing.Traceparent;
 import io.paycallback.trade.ChannelId;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -101,7 +100,7 @@ public class PendingRefunds implements LeaseHandler {
                 null, pending.amount().currency(), RefundStatus.SUBMITTED, PROVIDER_REASON);
         boolean query = ChannelId.fromPath(pending.channel())
                 .map(channel -> submissions.canSubmit(channel, pending.merchantId())).orElse(false);
-        return refunds.request(transaction, refund, query, Traceparent.current());
+        return refunds.request(transaction, refund, query, pending.traceparent());
     }
 
     @Override

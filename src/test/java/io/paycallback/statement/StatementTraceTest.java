@@ -90,8 +90,11 @@ class StatementTraceTest {
         assertThat(run.getName()).isEqualTo(SpanName.STATEMENT_RUN.spanName());
         assertThat(run.getParentSpanContext().isValid()).isFalse();
         assertThat(run.getAttributes().asMap().toString()).contains("pay.table=statement_runs");
+        // Among the calls, the bill file's download, whose span lasts until the file is read.
         assertThat(inTrace(run.getTraceId(), SpanName.PROVIDER_CALL)).isNotEmpty()
-                .allSatisfy(call -> assertThat(call.getParentSpanId()).isEqualTo(run.getSpanId()));
+                .allSatisfy(call -> assertThat(call.getParentSpanId()).isEqualTo(run.getSpanId()))
+                .anySatisfy(call -> assertThat(call.getAttributes().asMap().toString())
+                        .contains("pay.kind=bill.download", "http.response.status_code=200"));
 
         scanner.drain(CallbackLog.PAYMENT.leased());
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));

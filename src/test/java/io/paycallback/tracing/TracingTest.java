@@ -164,6 +164,44 @@ class TracingTest extends AgainstFakeProviders {
     }
 
     @Test
+    void aRefundLearnedFromAProcessingNoticeIsQueriedAndSettledInTheNoticesTrace() {
+        String outTradeNo = newOrder("30.00", "CNY");
+        String transactionId = Ids.unique("42000");
+        Send.payment(signer.wxPayment(outTradeNo, transactionId, 3000, "SUCCESS", Instant.now())).then().statusCode(200);
+        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
+        String outRefundNo = Ids.unique("DASH");
+        String refundId = Ids.unique("5030");
+        Send.refund(signer.wxRefund(outTradeNo, transactionId, outRefundNo, refundId, 3000, 1000, "PROCESSING", Instant.now()))
+                .then().statusCode(200);
+        long pending = db.first("SELECT id FROM refund_pending_log WHERE refund_no = ?", outRefundNo).getLong("id");
+        String traceId = traceIdOf("refund_pending_log", pending);
+        await().atMost(WAIT).until(() -> named(SpanName.CALLBACK).stream().anyMatch(span -> span.getTraceId().equals(traceId)));
+        SpanData notice = only(SpanName.CALLBACK, SpanAttribute.PROVIDER, "wxpay", SpanAttribute.KIND, "REFUND",
+                span -> span.getTraceId().equals(traceId));
+        await().atMost(WAIT).until(() -> db.count("SELECT COUNT(*) FROM refund_submissions WHERE refund_no = ?",
+                outRefundNo) == 1);
+        assertThat(db.first("SELECT traceparent FROM refund_submissions WHERE refund_no = ?", outRefundNo)
+                .getString("traceparent")).isEqualTo("00-" + notice.getTraceId() + "-" + notice.getSpanId() + "-01");
+
+        providers.refundAnswer("wxpay", outRefundNo, """
+                {"refund_id":"%s","out_refund_no":"%s","transaction_id":"%s","out_trade_no":"%s","status":"SUCCESS",\
+                "amount":{"total":3000,"refund":1000,"payer_total":3000,"payer_refund":1000,"currency":"CNY"}}"""
+                .formatted(refundId, outRefundNo, transactionId, outTradeNo));
+        scanner.drain(Refunds.SUBMISSIONS);
+        await().atMost(WAIT).until(() -> named(SpanName.PROVIDER_TRY).stream()
+                .anyMatch(span -> notice.getTraceId().equals(span.getTraceId())));
+        SpanData queried = named(SpanName.PROVIDER_TRY).stream()
+                .filter(span -> notice.getTraceId().equals(span.getTraceId())).findFirst().orElseThrow();
+        assertThat(queried.getParentSpanId()).isEqualTo(notice.getSpanId());
+        assertThat(attributes(queried)).containsEntry("pay.table", "refund_submissions");
+
+        scanner.drain(CallbackLog.REFUND.leased());
+        awaitRefundStatus(outRefundNo, "SUCCEEDED");
+        long answer = db.first("SELECT id FROM refund_callback_log WHERE refund_no = ?", outRefundNo).getLong("id");
+        assertThat(traceIdOf("refund_callback_log", answer)).isEqualTo(notice.getTraceId());
+    }
+
+    @Test
     void aRefusedCallbackIsASpanWhoseTraceIdItsLogLineCarries() throws Exception {
         SignedCallback callback = signer.stripePayment(Ids.unique("TRC"), Ids.unique("pi_TRC"), 100, "cny",
                 Instant.now());
