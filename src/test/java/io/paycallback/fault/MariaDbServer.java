@@ -25,11 +25,14 @@ final class MariaDbServer implements AutoCloseable {
 
     private final Path dir;
     private final int port;
+    private final String bufferPool;
     private Process process;
 
-    MariaDbServer(Path dir, int port) {
+    /** {@code bufferPool} as mariadbd takes it ({@code 64M}, {@code 1G}): InnoDB's cache of data and index pages. */
+    MariaDbServer(Path dir, int port, String bufferPool) {
         this.dir = dir;
         this.port = port;
+        this.bufferPool = bufferPool;
     }
 
     int port() {
@@ -67,7 +70,7 @@ final class MariaDbServer implements AutoCloseable {
                 "--datadir=" + dir.resolve("data"), "--port=" + port, "--bind-address=127.0.0.1",
                 "--socket=" + dir.resolve("mariadb.sock"), "--pid-file=" + dir.resolve("mariadb.pid"),
                 "--log-error=" + dir.resolve("error.log"), "--skip-grant-tables", "--skip-name-resolve",
-                "--innodb-buffer-pool-size=64M", "--max-connections=400"));
+                "--innodb-buffer-pool-size=" + bufferPool, "--max-connections=400"));
         if (isRoot()) {
             command.add("--user=root");
         }

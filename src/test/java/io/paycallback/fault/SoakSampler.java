@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -34,6 +35,11 @@ final class SoakSampler implements AutoCloseable {
     static final Duration PERIOD = Duration.ofSeconds(10);
     /** Samples on each side whose median is a level: a minute, so one GC or one burst does not make a level. */
     private static final int LEVEL_SAMPLES = 6;
+    /**
+     * The fewest on each side: in ten minutes an instance killed at 210 s is past its warm-up at about 316 s, and the
+     * faults after that leave it a dozen samples outside their windows, one of which a sample may miss.
+     */
+    private static final int FEWEST_LEVEL_SAMPLES = 4;
     private static final Path JCMD = Path.of(System.getProperty("java.home"), "bin", "jcmd");
 
     /**
@@ -101,7 +107,8 @@ final class SoakSampler implements AutoCloseable {
     private final long originMillis;
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
     private final Thread thread;
-    private volatile boolean running = true;
+    /** Ends the wait between samples, never a sample under way: an interrupted one reads nothing of the instances. */
+    private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
     /**
@@ -123,7 +130,7 @@ final class SoakSampler implements AutoCloseable {
 
     private void run() {
         long due = System.currentTimeMillis();
-        while (running) {
+        while (stopped.getCount() > 0) {
             long now = System.currentTimeMillis();
             try {
                 sample(now - PERIOD.toMillis(), now);
@@ -133,7 +140,9 @@ final class SoakSampler implements AutoCloseable {
             }
             due += PERIOD.toMillis();
             try {
-                Thread.sleep(Math.max(0, due - System.currentTimeMillis()));
+                if (stopped.await(Math.max(0, due - System.currentTimeMillis()), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
             } catch (InterruptedException e) {
                 return;
             }
@@ -246,7 +255,9 @@ final class SoakSampler implements AutoCloseable {
 
     /**
      * Per instance and measure: its start level, the median of the first {@link #LEVEL_SAMPLES} samples outside faults
-     * once {@code warmUp} has passed since the instance's last start, and its end level, the median of the last ones.
+     * once {@code warmUp} has passed since the instance's last start (half of them, down to
+     * {@link #FEWEST_LEVEL_SAMPLES}, when there are fewer than twice as many), and its end level, the median of as many
+     * last ones.
      */
     List<Flatness> flatness(Duration warmUp) {
         List<Flatness> result = new ArrayList<>();
@@ -256,9 +267,10 @@ final class SoakSampler implements AutoCloseable {
                     .filter(s -> s.second() >= w.startedSecond() + warmUp.toSeconds()).toList();
             for (Measure measure : Measure.values()) {
                 List<Double> values = clean.stream().map(s -> s.values().get(measure)).filter(v -> v != null).toList();
-                if (values.size() >= 2 * LEVEL_SAMPLES) {
-                    result.add(new Flatness(w.instance().name(), measure, median(values.subList(0, LEVEL_SAMPLES)),
-                            median(values.subList(values.size() - LEVEL_SAMPLES, values.size())),
+                int side = Math.min(LEVEL_SAMPLES, values.size() / 2);
+                if (side >= FEWEST_LEVEL_SAMPLES) {
+                    result.add(new Flatness(w.instance().name(), measure, median(values.subList(0, side)),
+                            median(values.subList(values.size() - side, values.size())),
                             values.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
                             measure == Measure.PREPARED_STATEMENTS ? preparedStatementCeiling : Double.NaN));
                 }
@@ -289,8 +301,7 @@ final class SoakSampler implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        running = false;
-        thread.interrupt();
+        stopped.countDown();
         thread.join(60_000);
     }
 }

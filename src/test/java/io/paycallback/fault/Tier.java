@@ -19,10 +19,17 @@ final class Tier {
     private Tier() {
     }
 
-    /** What an earlier run left in {@code dir} is deleted first: every run starts from an empty database. */
+    /**
+     * What an earlier run left in {@code dir} is deleted first: every run starts from an empty database. A buffer pool of
+     * 64 MB holds what a tier of minutes writes.
+     */
     static MariaDbServer freshDatabase(Path dir) throws Exception {
+        return freshDatabase(dir, "64M");
+    }
+
+    static MariaDbServer freshDatabase(Path dir, String bufferPool) throws Exception {
         MariaDbServer.deleteRecursively(dir);
-        MariaDbServer database = new MariaDbServer(dir.resolve("db"), FreePorts.next());
+        MariaDbServer database = new MariaDbServer(dir.resolve("db"), FreePorts.next(), bufferPool);
         database.install();
         return database;
     }
