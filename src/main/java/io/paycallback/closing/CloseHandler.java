@@ -103,7 +103,8 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
                 continue;
             }
             if (answer instanceof CloseAnswer.AlreadyPaid paid) {
-                Reservation stored = inbox.reserve(paid.paid().payment(), paid.paid().body(), Pickup.CALLER, Origin.QUERY)
+                Reservation stored = inbox.reserve(paid.paid().payment(), paid.paid().body(), Pickup.CALLER, Origin.QUERY,
+                        Traceparent.current())
                         .await().atMost(timeout);
                 AfterCommit handOver = stored instanceof Reservation.Reserved reserved && reserved.lease().isPresent()
                         ? () -> List.of(reserved.lease().get()) : AfterCommit.NOTHING;

@@ -70,21 +70,15 @@ public class CallbackInbox {
         this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
     }
 
-    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, Pickup pickup) {
-        return reserve(payment, rawBody, pickup, Origin.CALLBACK);
-    }
-
-    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, Pickup pickup) {
-        return reserve(refund, rawBody, pickup, Origin.CALLBACK);
-    }
-
     /**
-     * The row keeps the traceparent of the span current now (the callback's, a provider call's), which the transition
-     * continues.
+     * The row keeps the traceparent of what caused it (the callback's span, a provider call's), which the transition
+     * continues. Named by the caller rather than read from the current context: on the callback path no span is
+     * current, since making one current costs every callback, sampled or not.
      *
      * @param rawBody for a query or submission, the provider's verified answer
      */
-    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, Pickup pickup, Origin origin) {
+    public Uni<Reservation> reserve(Notice.Payment payment, byte[] rawBody, Pickup pickup, Origin origin,
+                                    Optional<Traceparent> cause) {
         Tuple row = Tuple.tuple()
                 .addString(payment.merchantId())
                 .addString(payment.channel().path())
@@ -94,13 +88,14 @@ public class CallbackInbox {
                 .addBigDecimal(payment.amount())
                 .addString(payment.currency())
                 .addString(origin.column())
-                .addString(Traceparent.valueOrNull(Traceparent.current()));
+                .addString(Traceparent.valueOrNull(cause));
         KnownReservations.Key key = new KnownReservations.Key(CallbackLog.PAYMENT.leased(), payment.merchantId(),
                 payment.channel(), payment.channelTradeNo());
         return insert(key, INSERT_PAYMENT, row, rawBody, pickup);
     }
 
-    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, Pickup pickup, Origin origin) {
+    public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, Pickup pickup, Origin origin,
+                                    Optional<Traceparent> cause) {
         Tuple row = Tuple.tuple()
                 .addString(refund.merchantId())
                 .addString(refund.channel().path())
@@ -113,13 +108,14 @@ public class CallbackInbox {
                 .addBigDecimal(refund.refundedTotal())
                 .addString(refund.currency())
                 .addString(origin.column())
-                .addString(Traceparent.valueOrNull(Traceparent.current()));
+                .addString(Traceparent.valueOrNull(cause));
         KnownReservations.Key key = new KnownReservations.Key(CallbackLog.REFUND.leased(), refund.merchantId(),
                 refund.channel(), refund.refundNo());
         return insert(key, INSERT_REFUND, row, rawBody, pickup);
     }
 
-    public Uni<Reservation> reserve(Notice.RefundPending pending, byte[] rawBody, Pickup pickup) {
+    public Uni<Reservation> reserve(Notice.RefundPending pending, byte[] rawBody, Pickup pickup,
+                                    Optional<Traceparent> cause) {
         Tuple row = Tuple.tuple()
                 .addString(pending.merchantId())
                 .addString(pending.channel().path())
@@ -129,7 +125,7 @@ public class CallbackInbox {
                 .addString(pending.outTradeNo())
                 .addBigDecimal(pending.amount())
                 .addString(pending.currency())
-                .addString(Traceparent.valueOrNull(Traceparent.current()));
+                .addString(Traceparent.valueOrNull(cause));
         KnownReservations.Key key = new KnownReservations.Key(PENDING_REFUNDS, pending.merchantId(), pending.channel(),
                 pending.refundNo());
         return insert(key, INSERT_PENDING_REFUND, row, rawBody, pickup);

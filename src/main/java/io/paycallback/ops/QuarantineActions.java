@@ -4,6 +4,7 @@ import io.paycallback.channel.Channels;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
 import io.paycallback.inbox.CallbackInbox;
+import io.paycallback.inbox.Origin;
 import io.paycallback.inbox.Quarantine;
 import io.paycallback.inbox.QuarantinedCallback;
 import io.paycallback.inbox.Reservation;
@@ -65,12 +66,16 @@ public class QuarantineActions {
         Notice notice = accepted.notice();
         long id = held.id();
         Uni<QuarantineReplayed> stored;
+        // No trace caused the replay: the stored callback's transition starts one of its own.
         if (notice instanceof Notice.Payment payment) {
-            stored = inbox.reserve(payment, held.body(), Pickup.SCANNER).map(reservation -> stored(id, reservation));
+            stored = inbox.reserve(payment, held.body(), Pickup.SCANNER, Origin.CALLBACK, Optional.empty())
+                    .map(reservation -> stored(id, reservation));
         } else if (notice instanceof Notice.Refund refund) {
-            stored = inbox.reserve(refund, held.body(), Pickup.SCANNER).map(reservation -> stored(id, reservation));
+            stored = inbox.reserve(refund, held.body(), Pickup.SCANNER, Origin.CALLBACK, Optional.empty())
+                    .map(reservation -> stored(id, reservation));
         } else if (notice instanceof Notice.RefundPending pending) {
-            stored = inbox.reserve(pending, held.body(), Pickup.SCANNER).map(reservation -> stored(id, reservation));
+            stored = inbox.reserve(pending, held.body(), Pickup.SCANNER, Optional.empty())
+                    .map(reservation -> stored(id, reservation));
         } else {
             stored = Uni.createFrom().item(new QuarantineReplayed(id, "ignored", ((Notice.Ignored) notice).reason()));
         }

@@ -20,6 +20,7 @@ import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.providercall.ProviderCallHandler;
 import io.paycallback.providercall.ProviderCalls;
+import io.paycallback.tracing.Traceparent;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.OutTradeNo;
 import io.quarkus.scheduler.Scheduled;
@@ -116,7 +117,8 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
         for (ProviderClient client : clients) {
             PaymentAnswer answer = ask(client, query, answers, calls);
             if (answer instanceof PaymentAnswer.Paid paid) {
-                Reservation stored = inbox.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.QUERY).await().atMost(timeout);
+                Reservation stored = inbox.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.QUERY,
+                        Traceparent.current()).await().atMost(timeout);
                 metrics.foundPaid(client.channel(), stored instanceof Reservation.Reserved);
                 LOG.warnf("Order %s of merchant %s found paid by a %s query: its callbacks were lost",
                         query.outTradeNo(), query.merchantId(), client.channel().path());

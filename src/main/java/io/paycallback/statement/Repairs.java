@@ -11,6 +11,7 @@ import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.provider.RefundOrder;
 import io.paycallback.statement.Discrepancies.Discrepancy;
+import io.paycallback.tracing.Traceparent;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.charset.StandardCharsets;
@@ -60,7 +61,8 @@ public class Repairs {
     private String payment(ProviderClient client, Discrepancy found, Duration timeout) {
         PaymentAnswer answer = client.queryPayment(found.merchantId(), found.outTradeNo()).await().atMost(timeout);
         if (answer instanceof PaymentAnswer.Paid paid && paid.payment().channelTradeNo().equals(found.tradeNo())) {
-            Reservation stored = inbox.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.STATEMENT)
+            Reservation stored = inbox.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.STATEMENT,
+                            Traceparent.current())
                     .await().atMost(timeout);
             return stored(stored);
         }
@@ -79,7 +81,7 @@ public class Repairs {
             return null;
         }
         Reservation stored = inbox.reserve(settled.get(), settled.get().toString().getBytes(StandardCharsets.UTF_8),
-                Pickup.SCANNER, Origin.STATEMENT).await().atMost(timeout);
+                Pickup.SCANNER, Origin.STATEMENT, Traceparent.current()).await().atMost(timeout);
         return stored(stored);
     }
 

@@ -206,7 +206,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
 
     /** Stored under the refund notice's key: whichever of it and the provider's own notice comes first counts. */
     private void store(Notice.Refund settled, byte[] body) {
-        inbox.reserve(settled, body, Pickup.SCANNER, Origin.SUBMISSION).await().atMost(timeout);
+        inbox.reserve(settled, body, Pickup.SCANNER, Origin.SUBMISSION, Traceparent.current()).await().atMost(timeout);
     }
 
     /**

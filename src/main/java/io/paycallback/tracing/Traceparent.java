@@ -9,17 +9,19 @@ import java.util.Optional;
 
 /**
  * A W3C {@code traceparent} (version 00) as it is stored beside the rows a callback causes and sent to destinations:
- * what lets the work of a later hop, on any instance and after any restart, join the trace of the callback.
+ * what lets the work of a later hop, on any instance and after any restart, join the trace of the callback. Made only
+ * by {@link #parse}, which checks the text, and from a span's own ids, well formed by construction: a class, not a
+ * record, whose canonical constructor would check those again for every callback, sampled or not.
  */
-public record Traceparent(String value) {
+public final class Traceparent {
 
     public static final String HEADER = "traceparent";
     private static final int LENGTH = 55;
 
-    public Traceparent {
-        if (!wellFormed(value)) {
-            throw new IllegalArgumentException("not a W3C traceparent: " + value);
-        }
+    private final String value;
+
+    private Traceparent(String value) {
+        this.value = value;
     }
 
     /** The stored column or a received header; empty when absent or not a traceparent this build reads. */
@@ -68,6 +70,10 @@ public record Traceparent(String value) {
         return traceparent.map(Traceparent::value).orElse(null);
     }
 
+    public String value() {
+        return value;
+    }
+
     public String traceId() {
         return value.substring(3, 35);
     }
@@ -79,5 +85,20 @@ public record Traceparent(String value) {
     SpanContext spanContext() {
         return SpanContext.createFromRemoteParent(traceId(), spanId(), TraceFlags.fromHex(value, 53),
                 TraceState.getDefault());
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Traceparent that && value.equals(that.value);
+    }
+
+    @Override
+    public int hashCode() {
+        return value.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return value;
     }
 }

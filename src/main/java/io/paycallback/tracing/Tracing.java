@@ -5,7 +5,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.Optional;
@@ -13,9 +13,10 @@ import java.util.Optional;
 /**
  * Starts the service's spans ({@link SpanName}). With the OpenTelemetry SDK disabled (the default,
  * {@code quarkus.otel.sdk.disabled=true}) every span is {@link Traced#NONE}: nothing is built, recorded or exported,
- * and the rows' traceparent columns stay NULL.
+ * and the rows' traceparent columns stay NULL. A singleton: called for every callback, row and try, it is reached
+ * without a client proxy's lookup.
  */
-@ApplicationScoped
+@Singleton
 public class Tracing {
 
     private final Tracer tracer;
