@@ -62,26 +62,16 @@ class RefundQueryTest extends AgainstFakeProviders {
 
     @Test
     void aWechatRefundLearnedOnlyFromAProcessingNoticeSettlesByQuery() {
-        String outTradeNo = newOrder("30.00", "CNY");
-        String transactionId = Ids.unique("42000");
-        Send.payment(signer.wxPayment(outTradeNo, transactionId, 3000, "SUCCESS", Instant.now())).then().statusCode(200);
-        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
-        String outRefundNo = Ids.unique("DASH");
-        String refundId = Ids.unique("5030");
-        Send.refund(signer.wxRefund(outTradeNo, transactionId, outRefundNo, refundId, 3000, 1000, "PROCESSING", Instant.now()))
-                .then().statusCode(200);
-        awaitEnrolled(outRefundNo);
-        providers.refundAnswer("wxpay", outRefundNo, """
-                {"refund_id":"%s","out_refund_no":"%s","transaction_id":"%s","out_trade_no":"%s","status":"SUCCESS",\
-                "amount":{"total":3000,"refund":1000,"payer_total":3000,"payer_refund":1000,"currency":"CNY"}}"""
-                .formatted(refundId, outRefundNo, transactionId, outTradeNo));
+        DashboardRefund refund = processingWechatRefund();
+        awaitEnrolled(refund.outRefundNo());
+        refundSucceedsAtWechat(refund);
 
         scanner.drain(Refunds.SUBMISSIONS);
         scanner.drain(CallbackLog.REFUND.leased());
-        awaitRefundStatus(outRefundNo, "SUCCEEDED");
-        assertThat(db.first("SELECT refunded_amount FROM orders WHERE out_trade_no = ?", outTradeNo)
+        awaitRefundStatus(refund.outRefundNo(), "SUCCEEDED");
+        assertThat(db.first("SELECT refunded_amount FROM orders WHERE out_trade_no = ?", refund.outTradeNo())
                 .getBigDecimal("refunded_amount")).isEqualByComparingTo("10.00");
-        assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PAID");
+        assertThat(Api.orderStatus(refund.outTradeNo())).isEqualTo("PAID");
     }
 
     @Test

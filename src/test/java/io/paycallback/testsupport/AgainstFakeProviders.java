@@ -6,6 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 import java.time.Duration;
+import java.time.Instant;
 
 import static org.awaitility.Awaitility.await;
 
@@ -50,5 +51,29 @@ public abstract class AgainstFakeProviders {
     protected void awaitRefundStatus(String refundNo, String status) {
         await().atMost(WAIT).until(() -> db.count("SELECT COUNT(*) FROM refunds WHERE refund_no = ? AND status = ?",
                 refundNo, status) == 1);
+    }
+
+    /** A WeChat Pay refund made in the merchant's dashboard, its notice {@code PROCESSING}. */
+    protected record DashboardRefund(String outTradeNo, String transactionId, String outRefundNo, String refundId) {
+    }
+
+    /** A paid order of 30.00 CNY, then the notice of a dashboard refund of 10.00 that is still processing, answered 200. */
+    protected DashboardRefund processingWechatRefund() {
+        String outTradeNo = newOrder("30.00", "CNY");
+        String transactionId = Ids.unique("42000");
+        Send.payment(signer.wxPayment(outTradeNo, transactionId, 3000, "SUCCESS", Instant.now())).then().statusCode(200);
+        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
+        DashboardRefund refund = new DashboardRefund(outTradeNo, transactionId, Ids.unique("DASH"), Ids.unique("5030"));
+        Send.refund(signer.wxRefund(outTradeNo, transactionId, refund.outRefundNo(), refund.refundId(), 3000, 1000,
+                "PROCESSING", Instant.now())).then().statusCode(200);
+        return refund;
+    }
+
+    /** The query's answer for {@code refund}: settled. */
+    protected void refundSucceedsAtWechat(DashboardRefund refund) {
+        providers.refundAnswer("wxpay", refund.outRefundNo(), """
+                {"refund_id":"%s","out_refund_no":"%s","transaction_id":"%s","out_trade_no":"%s","status":"SUCCESS",\
+                "amount":{"total":3000,"refund":1000,"payer_total":3000,"payer_refund":1000,"currency":"CNY"}}"""
+                .formatted(refund.refundId(), refund.outRefundNo(), refund.transactionId(), refund.outTradeNo()));
     }
 }

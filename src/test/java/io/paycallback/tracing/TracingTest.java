@@ -165,14 +165,8 @@ class TracingTest extends AgainstFakeProviders {
 
     @Test
     void aRefundLearnedFromAProcessingNoticeIsQueriedAndSettledInTheNoticesTrace() {
-        String outTradeNo = newOrder("30.00", "CNY");
-        String transactionId = Ids.unique("42000");
-        Send.payment(signer.wxPayment(outTradeNo, transactionId, 3000, "SUCCESS", Instant.now())).then().statusCode(200);
-        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
-        String outRefundNo = Ids.unique("DASH");
-        String refundId = Ids.unique("5030");
-        Send.refund(signer.wxRefund(outTradeNo, transactionId, outRefundNo, refundId, 3000, 1000, "PROCESSING", Instant.now()))
-                .then().statusCode(200);
+        DashboardRefund refund = processingWechatRefund();
+        String outRefundNo = refund.outRefundNo();
         long pending = db.first("SELECT id FROM refund_pending_log WHERE refund_no = ?", outRefundNo).getLong("id");
         String traceId = traceIdOf("refund_pending_log", pending);
         await().atMost(WAIT).until(() -> named(SpanName.CALLBACK).stream().anyMatch(span -> span.getTraceId().equals(traceId)));
@@ -183,10 +177,7 @@ class TracingTest extends AgainstFakeProviders {
         assertThat(db.first("SELECT traceparent FROM refund_submissions WHERE refund_no = ?", outRefundNo)
                 .getString("traceparent")).isEqualTo("00-" + notice.getTraceId() + "-" + notice.getSpanId() + "-01");
 
-        providers.refundAnswer("wxpay", outRefundNo, """
-                {"refund_id":"%s","out_refund_no":"%s","transaction_id":"%s","out_trade_no":"%s","status":"SUCCESS",\
-                "amount":{"total":3000,"refund":1000,"payer_total":3000,"payer_refund":1000,"currency":"CNY"}}"""
-                .formatted(refundId, outRefundNo, transactionId, outTradeNo));
+        refundSucceedsAtWechat(refund);
         scanner.drain(Refunds.SUBMISSIONS);
         await().atMost(WAIT).until(() -> named(SpanName.PROVIDER_TRY).stream()
                 .anyMatch(span -> notice.getTraceId().equals(span.getTraceId())));
