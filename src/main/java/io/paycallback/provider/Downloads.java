@@ -86,8 +86,10 @@ final class Downloads {
                     }
                 }
             };
-        } catch (ProviderException failure) {
-            span.failed(failure.failure().getClass().getSimpleName()).end();
+        } catch (RuntimeException failure) {
+            // Whatever ends the call before its body is handed over ends its span: a URL that is not one too.
+            span.failed(failure instanceof ProviderException refused ? refused.failure().getClass().getSimpleName()
+                    : failure.getClass().getSimpleName()).end();
             throw failure;
         }
     }
