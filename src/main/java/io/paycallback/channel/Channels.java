@@ -20,7 +20,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The three channels, built once from configuration. {@link Startup} makes a bad key fail the application at start
+ * The three channels, built once from configuration: each merchant's own keys, and each platform's for its
+ * sub-merchants. {@link Startup} makes a bad key fail the application at start
  * rather than at the first callback of that merchant.
  */
 @Startup
@@ -28,15 +29,26 @@ import java.util.Optional;
 public class Channels {
 
     private static final String PREFIX = "paycallback.merchants.";
+    private static final String PLATFORMS = "paycallback.platforms.";
 
     private final Map<ChannelId, Channel> channels;
 
     @Inject
     public Channels(PayCallbackConfig config, Clock clock) {
-        this(config.merchants(), clock);
+        this(config.merchants(), config.platforms(), clock);
     }
 
     public Channels(Map<String, PayCallbackConfig.Merchant> merchants, Clock clock) {
+        this(merchants, Map.of(), clock);
+    }
+
+    /**
+     * A platform's endpoint is served under the platform's id with every sub-merchant it has; a sub-merchant's id
+     * serves its own sub-merchant only, with the platform's keys (its stored callbacks are read again under its id).
+     */
+    public Channels(Map<String, PayCallbackConfig.Merchant> merchants, Map<String, PayCallbackConfig.Platform> platforms,
+                    Clock clock) {
+        SubMerchants subMerchants = SubMerchants.of(merchants, platforms);
         Map<String, WxPayMerchant> wxpay = new HashMap<>();
         Map<String, AlipayMerchant> alipay = new HashMap<>();
         Map<String, StripeMerchant> stripe = new HashMap<>();
@@ -45,6 +57,12 @@ public class Channels {
             merchant.alipay().ifPresent(keys -> alipay.put(merchantId, alipay(merchantId, keys)));
             merchant.stripe().ifPresent(keys -> stripe.put(merchantId, stripe(merchantId, keys)));
         });
+        platforms.forEach((platformId, platform) -> platform.stripe().ifPresent(keys -> {
+            Map<String, String> accounts = subMerchants.stripeAccounts(platformId);
+            stripe.put(platformId, stripe(PLATFORMS + platformId, keys, accounts));
+            accounts.forEach((account, merchantId) ->
+                    stripe.put(merchantId, stripe(PLATFORMS + platformId, keys, Map.of(account, merchantId))));
+        }));
         Map<ChannelId, Channel> built = new EnumMap<>(ChannelId.class);
         built.put(ChannelId.WXPAY, new WxPayChannel(wxpay, clock));
         built.put(ChannelId.ALIPAY, new AlipayChannel(alipay));
@@ -94,10 +112,14 @@ public class Channels {
     }
 
     private static StripeMerchant stripe(String merchantId, PayCallbackConfig.Stripe keys) {
+        return stripe(PREFIX + merchantId, keys, Map.of());
+    }
+
+    private static StripeMerchant stripe(String section, PayCallbackConfig.Stripe keys, Map<String, String> accounts) {
         try {
-            return new StripeMerchant(keys.webhookSecrets());
+            return new StripeMerchant(keys.webhookSecrets(), accounts);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(PREFIX + merchantId + ".stripe: " + e.getMessage());
+            throw new IllegalArgumentException(section + ".stripe: " + e.getMessage());
         }
     }
 }

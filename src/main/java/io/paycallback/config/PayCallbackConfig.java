@@ -24,6 +24,12 @@ public interface PayCallbackConfig {
     /** Per merchant id (the optional last path segment of a callback; {@code default} when absent). */
     Map<String, Merchant> merchants();
 
+    /**
+     * Platforms that collect for sub-merchants, by id: the platform's own keys. A platform's id is the last path
+     * segment of the callbacks its endpoint receives, so it may not also be a merchant's id.
+     */
+    Map<String, Platform> platforms();
+
     Callback callback();
 
     Retry retry();
@@ -54,6 +60,22 @@ public interface PayCallbackConfig {
         Optional<Alipay> alipay();
 
         Optional<Stripe> stripe();
+
+        /** This merchant as a connected account of a Stripe Connect platform; instead of {@link #stripe()}. */
+        Optional<StripeConnect> stripeConnect();
+    }
+
+    interface Platform {
+        /** A Connect platform: its Connect endpoint's secrets, and its secret key, which acts for connected accounts. */
+        Optional<Stripe> stripe();
+    }
+
+    interface StripeConnect {
+        /** The platform's id under {@code paycallback.platforms}. */
+        String platform();
+
+        /** The connected account, {@code acct_...}: an event's {@code account}, and the {@code Stripe-Account} of calls. */
+        String account();
     }
 
     interface WxPay {

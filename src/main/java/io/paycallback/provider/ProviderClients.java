@@ -27,13 +27,16 @@ import java.util.regex.Pattern;
 /**
  * The provider API clients, built once from configuration: a merchant gets a client for a provider only when its API
  * keys for it are configured; without them it simply gets no queries or refund submissions there (callbacks still
- * work). {@link Startup} makes a bad key fail the start, naming the key.
+ * work). A platform's sub-merchant is served with the platform's keys, naming the sub-merchant to the provider.
+ * {@link Startup} makes a bad key fail the start, naming the key; {@link Channels}, built first, has checked which
+ * merchant is whose sub-merchant.
  */
 @Startup
 @ApplicationScoped
 public class ProviderClients {
 
     private static final String PREFIX = "paycallback.merchants.";
+    private static final String PLATFORMS = "paycallback.platforms.";
     private static final int IDLE_SECONDS = 15;
     private static final Pattern STRIPE_KEY = Pattern.compile("(sk|rk)_[A-Za-z0-9_]+");
     private static final Pattern SERIAL = Pattern.compile("[0-9A-Fa-f]{8,64}");
@@ -55,14 +58,19 @@ public class ProviderClients {
         Downloads downloads = new Downloads(providers.timeout(), tracing);
         Map<String, WxPayClient.Keys> wxKeys = new HashMap<>();
         Map<String, AlipayClient.Keys> alipayKeys = new HashMap<>();
-        Map<String, String> stripeKeys = new HashMap<>();
+        Map<String, StripeClient.Keys> stripeKeys = new HashMap<>();
         config.merchants().forEach((merchantId, merchant) -> {
             merchant.wxpay().ifPresent(keys -> wxKeys(merchantId, keys).ifPresent(k -> wxKeys.put(merchantId, k)));
             merchant.alipay().ifPresent(keys -> keys.appPrivateKey().ifPresent(key -> alipayKeys.put(merchantId,
                     new AlipayClient.Keys(keys.appId(), PrivateKeys.parse(key, PREFIX + merchantId + ".alipay.app-private-key"),
                             PublicKeys.parse(keys.publicKey(), PREFIX + merchantId + ".alipay.public-key")))));
             merchant.stripe().ifPresent(keys -> keys.apiKey().ifPresent(key -> stripeKeys.put(merchantId,
-                    stripeKey(key, PREFIX + merchantId + ".stripe.api-key"))));
+                    new StripeClient.Keys(stripeKey(key, PREFIX + merchantId + ".stripe.api-key"), Optional.empty()))));
+            merchant.stripeConnect().ifPresent(connect -> config.platforms().get(connect.platform()).stripe()
+                    .flatMap(PayCallbackConfig.Stripe::apiKey)
+                    .ifPresent(key -> stripeKeys.put(merchantId, new StripeClient.Keys(
+                            stripeKey(key, PLATFORMS + connect.platform() + ".stripe.api-key"),
+                            Optional.of(connect.account())))));
         });
         this.wxpay = new WxPayClient(http, tracing, providers.wxpay().baseUrl(), providers.timeout(), clock,
                 (WxPayChannel) channels.get(ChannelId.WXPAY), wxKeys, downloads);

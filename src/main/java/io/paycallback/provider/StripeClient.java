@@ -23,7 +23,6 @@ import java.util.List;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Locale;
-import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,7 +30,8 @@ import java.util.Set;
 /**
  * Stripe's API with a secret or restricted key. Stripe does not sign API answers (TLS is the proof), so an answer is
  * taken as read. PaymentIntents are found by {@code metadata['out_trade_no']} with the search API; a refund carries
- * our refund number as its {@code Idempotency-Key} and in its metadata, so its events are keyed like our request.
+ * our refund number as its {@code Idempotency-Key} and in its metadata, so its events are keyed like our request. A
+ * connected account's merchant is served with its platform's key and the account in {@code Stripe-Account}.
  */
 final class StripeClient implements ProviderClient, StatementClient {
 
@@ -47,10 +47,21 @@ final class StripeClient implements ProviderClient, StatementClient {
     private final Tracing tracing;
     private final String baseUrl;
     private final Duration timeout;
-    private final Map<String, String> apiKeys;
+    private final Map<String, Keys> apiKeys;
     private final Downloads downloads;
 
-    StripeClient(WebClient http, Tracing tracing, String baseUrl, Duration timeout, Map<String, String> apiKeys, Downloads downloads) {
+    /**
+     * The key a merchant's calls are made with: its own, or its platform's with its connected account, which Stripe
+     * then acts on ({@code Stripe-Account}): its PaymentIntents, refunds and balance.
+     */
+    record Keys(String apiKey, Optional<String> account) {
+        @Override
+        public String toString() {
+            return "Keys[" + account.orElse("own account") + "]";
+        }
+    }
+
+    StripeClient(WebClient http, Tracing tracing, String baseUrl, Duration timeout, Map<String, Keys> apiKeys, Downloads downloads) {
         this.http = http;
         this.tracing = tracing;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
@@ -82,7 +93,7 @@ final class StripeClient implements ProviderClient, StatementClient {
         long to = billDate.plusDays(1).atStartOfDay(ZoneOffset.UTC).toEpochSecond();
         String first = baseUrl + "/v1/balance_transactions?created%5Bgte%5D=" + from + "&created%5Blt%5D=" + to
                 + "&limit=100&expand%5B%5D=data.source";
-        Map<String, String> headers = Map.of("Authorization", "Bearer " + apiKeys.get(merchantId));
+        Map<String, String> headers = headers(merchantId);
         return new TradeBill.Pages(startingAfter -> downloads.get(PROVIDER,
                 startingAfter == null ? first : first + "&starting_after=" + encode(startingAfter), headers));
     }
@@ -201,7 +212,7 @@ final class StripeClient implements ProviderClient, StatementClient {
 
     private Uni<ProviderHttp.Response> call(String merchantId, HttpRequest<Buffer> request,
                                             byte[] body) {
-        request.putHeader("Authorization", "Bearer " + apiKeys.get(merchantId));
+        headers(merchantId).forEach(request::putHeader);
         return ProviderHttp.send(tracing, PROVIDER, request, body, timeout).map(response -> {
             if (response.status() / 100 == 2) {
                 return response;
@@ -220,6 +231,13 @@ final class StripeClient implements ProviderClient, StatementClient {
             throw new ProviderException(PROVIDER, new ProviderFailure.Rejected(response.status(),
                     code.toLowerCase(Locale.ROOT), error.path("message").asText(null)));
         });
+    }
+
+    private Map<String, String> headers(String merchantId) {
+        Keys keys = apiKeys.get(merchantId);
+        return keys.account()
+                .map(account -> Map.of("Authorization", "Bearer " + keys.apiKey(), "Stripe-Account", account))
+                .orElseGet(() -> Map.of("Authorization", "Bearer " + keys.apiKey()));
     }
 
     private static String encode(String value) {

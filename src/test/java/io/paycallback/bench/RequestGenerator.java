@@ -83,7 +83,8 @@ public final class RequestGenerator {
                 privateKey(p.getProperty("test.provider-keys.wx-private")), p.getProperty("test.provider-keys.wx-public"),
                 p.getProperty(merchant + "wxpay.api-v3-key"), p.getProperty(merchant + "alipay.app-id"),
                 privateKey(p.getProperty("test.provider-keys.alipay-private")),
-                p.getProperty("test.provider-keys.alipay-public"), p.getProperty(merchant + "stripe.webhook-secrets"));
+                p.getProperty("test.provider-keys.alipay-public"), p.getProperty(merchant + "stripe.webhook-secrets"),
+                p.getProperty("paycallback.platforms." + ProviderKeys.PLATFORM + ".stripe.webhook-secrets"));
     }
 
     private static PrivateKey privateKey(String base64Pkcs8) throws GeneralSecurityException {

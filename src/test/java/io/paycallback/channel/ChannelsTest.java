@@ -21,7 +21,13 @@ class ChannelsTest {
     private static final String API_V3_KEY = "0123456789abcdefABCDEF0123456789";
 
     record Merchant(Optional<PayCallbackConfig.WxPay> wxpay, Optional<PayCallbackConfig.Alipay> alipay,
-                    Optional<PayCallbackConfig.Stripe> stripe) implements PayCallbackConfig.Merchant {
+                    Optional<PayCallbackConfig.Stripe> stripe, Optional<PayCallbackConfig.StripeConnect> stripeConnect)
+            implements PayCallbackConfig.Merchant {
+
+        Merchant(Optional<PayCallbackConfig.WxPay> wxpay, Optional<PayCallbackConfig.Alipay> alipay,
+                 Optional<PayCallbackConfig.Stripe> stripe) {
+            this(wxpay, alipay, stripe, Optional.empty());
+        }
     }
 
     record WxPay(String mchid, String apiV3Key, Map<String, String> publicKeys) implements PayCallbackConfig.WxPay {
@@ -132,5 +138,76 @@ class ChannelsTest {
                 new Merchant(Optional.of(new WxPay("REPLACE_ME", API_V3_KEY, Map.of("SERIAL-1",
                         TestKeys.base64Der(KEYS.getPublic())))), Optional.empty(), Optional.empty()))));
         assertTrue(wxpay.getMessage().startsWith("paycallback.merchants.m3.wxpay: mchid"), wxpay.getMessage());
+    }
+
+    record Platform(Optional<PayCallbackConfig.Stripe> stripe) implements PayCallbackConfig.Platform {
+    }
+
+    record StripeConnect(String platform, String account) implements PayCallbackConfig.StripeConnect {
+    }
+
+    private static final String CONNECT_SECRET = "whsec_dddddddddddddddddddddddddddddddd";
+
+    private static Merchant connected(String platform, String account) {
+        return new Merchant(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(new StripeConnect(platform, account)));
+    }
+
+    private static Map<String, PayCallbackConfig.Platform> market() {
+        return Map.of("market", new Platform(Optional.of(new Stripe(List.of(CONNECT_SECRET)))));
+    }
+
+    @Test
+    void aConnectPlatformIsServedUnderItsIdAndEachConnectedAccountUnderItsMerchant() {
+        Channels channels = new Channels(Map.of("shop-a", connected("market", "acct_1A"),
+                "shop-b", connected("market", "acct_1B"),
+                "default", new Merchant(Optional.empty(), Optional.empty(), Optional.of(new Stripe(List.of("whsec_cccccccccccccccccccccccccccccccc"))))),
+                market(), Clock.systemUTC());
+
+        Channel stripe = channels.get(ChannelId.STRIPE);
+        assertTrue(stripe.serves("market"));
+        assertTrue(stripe.serves("shop-a"));
+        assertTrue(stripe.serves("shop-b"));
+        assertTrue(stripe.serves("default"));
+        assertFalse(channels.get(ChannelId.WXPAY).serves("market"));
+    }
+
+    @Test
+    void aSubMerchantOfAPlatformWithoutThoseKeysFailsStartup() {
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", connected("nowhere", "acct_1A")), market(), Clock.systemUTC()));
+        assertEquals("paycallback.merchants.shop-a.stripe-connect.platform names 'nowhere', which has no"
+                + " paycallback.platforms.nowhere.stripe", unknown.getMessage());
+        IllegalArgumentException noStripe = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", connected("bare", "acct_1A")), Map.of("bare", new Platform(Optional.empty())),
+                Clock.systemUTC()));
+        assertTrue(noStripe.getMessage().startsWith("paycallback.merchants.shop-a.stripe-connect.platform"),
+                noStripe.getMessage());
+    }
+
+    @Test
+    void connectedAccountsAreCheckedAtStart() {
+        IllegalArgumentException notAnAccount = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", connected("market", "REPLACE_ME")), market(), Clock.systemUTC()));
+        assertEquals("paycallback.merchants.shop-a.stripe-connect.account is not a Stripe account id (acct_...)",
+                notAnAccount.getMessage());
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", connected("market", "acct_1A"), "shop-b", connected("market", "acct_1A")),
+                market(), Clock.systemUTC()));
+        assertEquals("paycallback.merchants.shop-b.stripe-connect.account is paycallback.merchants.shop-a"
+                + ".stripe-connect.account too: an account's events can belong to one merchant only", twice.getMessage());
+        IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", new Merchant(Optional.empty(), Optional.empty(),
+                        Optional.of(new Stripe(List.of(CONNECT_SECRET))), Optional.of(new StripeConnect("market", "acct_1A")))),
+                market(), Clock.systemUTC()));
+        assertTrue(both.getMessage().startsWith("paycallback.merchants.shop-a.stripe and"), both.getMessage());
+    }
+
+    @Test
+    void aPlatformIdIsNoMerchantId() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("market", connected("market", "acct_1A")), market(), Clock.systemUTC()));
+        assertTrue(e.getMessage().startsWith("paycallback.platforms.market and paycallback.merchants.market share an id"),
+                e.getMessage());
     }
 }

@@ -67,15 +67,21 @@ final class StatementLedger {
 
     /** An order PAID by a processed payment of the provider, stored at {@code at}. */
     void paid(ChannelId channel, String outTradeNo, String tradeNo, String amount, String currency, LocalDateTime at) {
+        paid(MERCHANT, channel, outTradeNo, tradeNo, amount, currency, at);
+    }
+
+    /** The same, for another merchant. */
+    void paid(String merchantId, ChannelId channel, String outTradeNo, String tradeNo, String amount, String currency,
+              LocalDateTime at) {
         db.update("""
                 INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, channel, channel_trade_no, paid_at,
                                     created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'PAID', ?, ?, ?, ?, ?)""", MERCHANT, outTradeNo, new BigDecimal(amount), currency,
+                VALUES (?, ?, ?, ?, 'PAID', ?, ?, ?, ?, ?)""", merchantId, outTradeNo, new BigDecimal(amount), currency,
                 channel.path(), tradeNo, at, at, at);
         db.update("""
                 INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount,
                     currency, origin, status, retry_count, next_retry_at, raw_body, created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'SUCCESS', ?, ?, 'callback', 1, 0, ?, ?, ?, ?)""", MERCHANT, channel.path(), tradeNo,
+                VALUES (?, ?, ?, ?, 'SUCCESS', ?, ?, 'callback', 1, 0, ?, ?, ?, ?)""", merchantId, channel.path(), tradeNo,
                 outTradeNo, new BigDecimal(amount), currency, at, "{}".getBytes(StandardCharsets.UTF_8), at, at);
     }
 

@@ -29,10 +29,23 @@ public final class Api {
     }
 
     public static Response createOrder(String outTradeNo, String amount, String currency) {
+        return createOrder("default", outTradeNo, amount, currency);
+    }
+
+    public static Response createOrder(String merchantId, String outTradeNo, String amount, String currency) {
         return authorized().contentType("application/json")
-                .body("{\"merchantId\":\"default\",\"outTradeNo\":\"" + outTradeNo + "\",\"amount\":\"" + amount
-                        + "\",\"currency\":\"" + currency + "\"}")
+                .body("{\"merchantId\":\"" + merchantId + "\",\"outTradeNo\":\"" + outTradeNo + "\",\"amount\":\""
+                        + amount + "\",\"currency\":\"" + currency + "\"}")
                 .post("/internal/orders");
+    }
+
+    public static Response closeOrder(String merchantId, String outTradeNo) {
+        return authorized().queryParam("merchantId", merchantId).post("/internal/orders/" + outTradeNo + "/close");
+    }
+
+    public static String orderStatus(String merchantId, String outTradeNo) {
+        return authorized().queryParam("merchantId", merchantId).get("/internal/orders/" + outTradeNo)
+                .then().statusCode(200).extract().path("status");
     }
 
     public static Response closeOrder(String outTradeNo) {

@@ -21,6 +21,8 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,8 +51,13 @@ final class FakeProviders {
     private static final Pattern WX_AUTH = Pattern.compile(
             "WECHATPAY2-SHA256-RSA2048 mchid=\"([^\"]*)\",nonce_str=\"([^\"]*)\",signature=\"([^\"]*)\",timestamp=\"([^\"]*)\",serial_no=\"([^\"]*)\"");
 
-    /** What a query answers for one order. */
-    private record Payment(String state, long amountMinor, String currency, String tradeNo) {
+    /**
+     * What a query answers for one order.
+     *
+     * @param account Stripe: the connected account the PaymentIntent is on (only calls naming it in
+     *                {@code Stripe-Account} find it); null for the key's own account
+     */
+    private record Payment(String state, long amountMinor, String currency, String tradeNo, String account) {
     }
 
     private final ProviderKeys keys;
@@ -183,7 +190,7 @@ final class FakeProviders {
                 return Answer.json(400, "{\"code\":\"ORDERPAID\",\"message\":\"订单已支付\"}");
             }
             if (payment != null) {
-                payments.put("wxpay/" + outTradeNo, new Payment("CLOSED", payment.amountMinor(), payment.currency(), payment.tradeNo()));
+                payments.put("wxpay/" + outTradeNo, new Payment("CLOSED", payment.amountMinor(), payment.currency(), payment.tradeNo(), null));
             }
             return wxSigned(204, "");
         }
@@ -317,7 +324,7 @@ final class FakeProviders {
             if (!payment.state().equals("WAIT_BUYER_PAY")) {
                 return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"ACQ.TRADE_STATUS_ERROR\",\"sub_msg\":\"交易状态不合法\"}");
             }
-            payments.put("alipay/" + outTradeNo, new Payment("TRADE_CLOSED", payment.amountMinor(), payment.currency(), payment.tradeNo()));
+            payments.put("alipay/" + outTradeNo, new Payment("TRADE_CLOSED", payment.amountMinor(), payment.currency(), payment.tradeNo(), null));
             return alipaySigned(method, "{\"code\":\"10000\",\"msg\":\"Success\",\"trade_no\":\"" + payment.tradeNo()
                     + "\",\"out_trade_no\":\"" + outTradeNo + "\"}");
         }
@@ -399,6 +406,7 @@ final class FakeProviders {
 
     private Answer stripe(HttpExchange exchange, String body) throws Exception {
         boolean verified = ("Bearer " + stripeApiKey).equals(exchange.getRequestHeaders().getFirst("Authorization"));
+        String account = exchange.getRequestHeaders().getFirst("Stripe-Account");
         String path = exchange.getRequestURI().getRawPath().substring("/stripe".length());
         if (mode("stripe").equals("down")) {
             return stripeError(503, "api_error", "unavailable");
@@ -406,9 +414,10 @@ final class FakeProviders {
         if (path.startsWith("/v1/payment_intents/") && path.endsWith("/cancel") && exchange.getRequestMethod().equals("POST")) {
             String id = path.substring("/v1/payment_intents/".length(), path.length() - "/cancel".length());
             Map.Entry<String, Payment> found = payments.entrySet().stream()
-                    .filter(entry -> entry.getKey().startsWith("stripe/") && entry.getValue().tradeNo().equals(id))
+                    .filter(entry -> entry.getKey().startsWith("stripe/") && entry.getValue().tradeNo().equals(id)
+                            && Objects.equals(entry.getValue().account(), account))
                     .findFirst().orElse(null);
-            record("stripe", "close", found == null ? id : found.getKey().substring("stripe/".length()), verified);
+            record("stripe", "close", onAccount(account, found == null ? id : found.getKey().substring("stripe/".length())), verified);
             if (!verified) {
                 return stripeError(401, "invalid_request_error", "api_key_invalid");
             }
@@ -419,7 +428,8 @@ final class FakeProviders {
             if (payment.state().equals("succeeded") || payment.state().equals("canceled")) {
                 return stripeError(400, "invalid_request_error", "payment_intent_unexpected_state");
             }
-            payments.put(found.getKey(), new Payment("canceled", payment.amountMinor(), payment.currency(), payment.tradeNo()));
+            payments.put(found.getKey(), new Payment("canceled", payment.amountMinor(), payment.currency(), payment.tradeNo(),
+                    payment.account()));
             return Answer.json(200, """
                     {"id":"%s","object":"payment_intent","amount":%d,"amount_received":0,"currency":"%s",\
                     "status":"canceled","cancellation_reason":"abandoned","metadata":{"out_trade_no":"%s"},"livemode":false}"""
@@ -429,11 +439,12 @@ final class FakeProviders {
             String query = URLDecoder.decode(exchange.getRequestURI().getRawQuery().substring("query=".length()),
                     StandardCharsets.UTF_8);
             String outTradeNo = query.substring(query.indexOf(":'") + 2, query.length() - 1);
-            record("stripe", "query", outTradeNo, verified);
+            record("stripe", "query", onAccount(account, outTradeNo), verified);
             if (!verified) {
                 return stripeError(401, "invalid_request_error", "api_key_invalid");
             }
-            Payment payment = payments.get("stripe/" + outTradeNo);
+            Payment payment = Optional.ofNullable(payments.get("stripe/" + outTradeNo))
+                    .filter(found -> Objects.equals(found.account(), account)).orElse(null);
             String data = payment == null ? "" : """
                     {"id":"%s","object":"payment_intent","amount":%d,"amount_received":%d,"currency":"%s",\
                     "status":"%s","metadata":{"out_trade_no":"%s"},"livemode":false,"created":1764729600}"""
@@ -443,11 +454,11 @@ final class FakeProviders {
             return Answer.json(200, "{\"object\":\"search_result\",\"url\":\"/v1/payment_intents/search\",\"has_more\":false,\"data\":[" + data + "]}");
         }
         if (path.equals("/v1/balance_transactions")) {
-            return stripeBalanceTransactions(form(exchange.getRequestURI().getRawQuery()), verified);
+            return stripeBalanceTransactions(form(exchange.getRequestURI().getRawQuery()), account, verified);
         }
         if (path.startsWith("/v1/refunds/") && exchange.getRequestMethod().equals("GET")) {
             String refundId = path.substring("/v1/refunds/".length());
-            record("stripe", "refund-query", refundId, verified);
+            record("stripe", "refund-query", onAccount(account, refundId), verified);
             String stored = refundAnswers.values().stream().filter(answer -> answer.contains("\"id\":\"" + refundId + "\""))
                     .findFirst().orElse(null);
             if (!verified || stored == null) {
@@ -459,9 +470,14 @@ final class FakeProviders {
         if (path.equals("/v1/refunds") && exchange.getRequestMethod().equals("POST")) {
             Map<String, String> form = form(body);
             String idempotencyKey = exchange.getRequestHeaders().getFirst("Idempotency-Key");
-            record("stripe", "refund", idempotencyKey, verified);
+            record("stripe", "refund", onAccount(account, idempotencyKey), verified);
             if (!verified) {
                 return stripeError(401, "invalid_request_error", "api_key_invalid");
+            }
+            boolean elsewhere = payments.values().stream().anyMatch(payment ->
+                    payment.tradeNo().equals(form.get("payment_intent")) && !Objects.equals(payment.account(), account));
+            if (elsewhere) {
+                return stripeError(404, "invalid_request_error", "resource_missing");
             }
             if (mode("stripe").equals("reject")) {
                 return stripeError(400, "invalid_request_error", "charge_already_refunded");
@@ -481,9 +497,10 @@ final class FakeProviders {
     }
 
     /** The stored pages of the day: the first, or the one after the page whose last transaction is starting_after. */
-    private Answer stripeBalanceTransactions(Map<String, String> query, boolean verified) throws IOException {
+    private Answer stripeBalanceTransactions(Map<String, String> query, String account, boolean verified) throws IOException {
         long from = Long.parseLong(query.get("created[gte]"));
-        String date = java.time.Instant.ofEpochSecond(from).atZone(java.time.ZoneOffset.UTC).toLocalDate().toString();
+        String date = onAccount(account,
+                java.time.Instant.ofEpochSecond(from).atZone(java.time.ZoneOffset.UTC).toLocalDate().toString());
         record("stripe", "bill", date + (query.containsKey("starting_after") ? "+" : ""), verified);
         if (!verified) {
             return stripeError(401, "invalid_request_error", "api_key_invalid");
@@ -515,7 +532,8 @@ final class FakeProviders {
             body = in.readAllBytes();
         }
         if (params.containsKey("page")) {
-            List<byte[]> pages = stripePages.computeIfAbsent(params.get("date"), date -> new CopyOnWriteArrayList<>());
+            List<byte[]> pages = stripePages.computeIfAbsent(onAccount(params.get("account"), params.get("date")),
+                    date -> new CopyOnWriteArrayList<>());
             pages.add(Integer.parseInt(params.get("page")), body);
         } else {
             bills.put(params.get("provider") + "/" + params.get("date"),
@@ -591,6 +609,11 @@ final class FakeProviders {
         exchange.close();
     }
 
+    /** A Stripe key as seen from a connected account: {@code acct_.../key}; the key itself on the key's own account. */
+    private static String onAccount(String account, String key) {
+        return account == null ? key : account + "/" + key;
+    }
+
     private static Answer stripeError(int status, String type, String code) {
         return Answer.json(status, "{\"error\":{\"type\":\"" + type + "\",\"code\":\"" + code + "\",\"message\":\"" + code + "\"}}");
     }
@@ -602,7 +625,7 @@ final class FakeProviders {
         switch (exchange.getRequestURI().getPath()) {
             case "/control/payment" -> payments.put(params.get("provider") + "/" + params.get("outTradeNo"),
                     new Payment(params.get("state"), Long.parseLong(params.get("amount")),
-                            params.getOrDefault("currency", "cny"), params.get("tradeNo")));
+                            params.getOrDefault("currency", "cny"), params.get("tradeNo"), params.get("account")));
             case "/control/mode" -> modes.put(params.get("provider"), params.get("mode"));
             case "/control/refund-answer" -> refundAnswers.put(params.get("provider") + "/" + params.get("key"), body);
             case "/control/reset" -> {

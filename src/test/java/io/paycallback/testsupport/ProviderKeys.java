@@ -20,9 +20,15 @@ import java.util.Map;
  */
 public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate, String wxPublicDer,
                            String apiV3Key, String alipayAppId, PrivateKey alipayPrivate, String alipayPublicDer,
-                           String stripeSecret) {
+                           String stripeSecret, String stripeConnectSecret) {
 
     public static final String MERCHANT = "default";
+    /** A Stripe Connect platform with two connected accounts, each the account of a merchant of ours. */
+    public static final String PLATFORM = "market";
+    public static final String SHOP_A = "shop-a";
+    public static final String SHOP_B = "shop-b";
+    public static final String ACCOUNT_A = "acct_1ShopAAAAAAAAAAA";
+    public static final String ACCOUNT_B = "acct_1ShopBBBBBBBBBBB";
     public static final String WX_SERIAL = "PUB_KEY_ID_0114232134912410000000000000";
     private static final String PREFIX = "test.provider-keys.";
 
@@ -31,8 +37,12 @@ public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate
         KeyPair alipay = TestKeys.rsa();
         return new ProviderKeys("1900000109", WX_SERIAL, wx.getPrivate(),
                 der(wx.getPublic().getEncoded()), "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", "2021000000000001",
-                alipay.getPrivate(), der(alipay.getPublic().getEncoded()),
-                "whsec_" + Base64.getEncoder().encodeToString(TestKeys.rsa().getPublic().getEncoded()).substring(40, 72));
+                alipay.getPrivate(), der(alipay.getPublic().getEncoded()), webhookSecret(), webhookSecret());
+    }
+
+    /** A fresh Stripe endpoint signing secret. */
+    public static String webhookSecret() {
+        return "whsec_" + Base64.getEncoder().encodeToString(TestKeys.rsa().getPublic().getEncoded()).substring(40, 72);
     }
 
     /** The application's merchant configuration, plus the private halves for the tests. */
@@ -45,6 +55,11 @@ public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate
         config.put(merchant + "alipay.app-id", alipayAppId);
         config.put(merchant + "alipay.public-key", alipayPublicDer);
         config.put(merchant + "stripe.webhook-secrets", stripeSecret);
+        config.put("paycallback.platforms." + PLATFORM + ".stripe.webhook-secrets", stripeConnectSecret);
+        config.put("paycallback.merchants." + SHOP_A + ".stripe-connect.platform", PLATFORM);
+        config.put("paycallback.merchants." + SHOP_A + ".stripe-connect.account", ACCOUNT_A);
+        config.put("paycallback.merchants." + SHOP_B + ".stripe-connect.platform", PLATFORM);
+        config.put("paycallback.merchants." + SHOP_B + ".stripe-connect.account", ACCOUNT_B);
         config.put(PREFIX + "wx-private", der(wxPrivate.getEncoded()));
         config.put(PREFIX + "wx-public", wxPublicDer);
         config.put(PREFIX + "alipay-private", der(alipayPrivate.getEncoded()));
@@ -65,7 +80,8 @@ public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate
                 config.getValue(merchant + "alipay.app-id", String.class),
                 privateKey(config.getValue(PREFIX + "alipay-private", String.class)),
                 config.getValue(PREFIX + "alipay-public", String.class),
-                config.getValue(merchant + "stripe.webhook-secrets", String.class));
+                config.getValue(merchant + "stripe.webhook-secrets", String.class),
+                config.getValue("paycallback.platforms." + PLATFORM + ".stripe.webhook-secrets", String.class));
     }
 
     private static String der(byte[] encoded) {

@@ -198,6 +198,19 @@ public final class ProviderSigner {
         return stripeSigned(body, now);
     }
 
+    /**
+     * The same event as a Connect platform's endpoint receives it: naming the connected account it happened on, signed
+     * with the platform's Connect endpoint secret.
+     */
+    public SignedCallback stripeConnect(String account, SignedCallback event, Instant now) {
+        String body = new String(event.body(), StandardCharsets.UTF_8)
+                .replaceFirst("\\{\"id\":\"(evt_[^\"]+)\",", "{\"id\":\"$1\",\"account\":\"" + account + "\",");
+        long t = now.getEpochSecond();
+        String header = "t=" + t + ",v1=" + hmacSha256Hex(keys.stripeConnectSecret(), t + "." + body);
+        return new SignedCallback("stripe", Map.of("Stripe-Signature", header), "application/json",
+                body.getBytes(StandardCharsets.UTF_8));
+    }
+
     public SignedCallback stripeSigned(String body, Instant now) {
         long t = now.getEpochSecond();
         String header = "t=" + t + ",v1=" + hmacSha256Hex(keys.stripeSecret(), t + "." + body);

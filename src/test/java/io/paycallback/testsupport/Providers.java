@@ -20,6 +20,14 @@ public final class Providers {
                 .post(base + "/control/payment").then().statusCode(200);
     }
 
+    /** A PaymentIntent on a Stripe connected account: found only by calls that name the account. */
+    public void connectedPayment(String account, String outTradeNo, String state, long amount, String currency,
+                                 String paymentIntent) {
+        given().queryParam("provider", "stripe").queryParam("account", account).queryParam("outTradeNo", outTradeNo)
+                .queryParam("state", state).queryParam("amount", amount).queryParam("currency", currency)
+                .queryParam("tradeNo", paymentIntent).post(base + "/control/payment").then().statusCode(200);
+    }
+
     /** {@code ok}, {@code bad-signature}, {@code lose-answer}, {@code reject}, {@code refund-pending} or {@code down}. */
     public void mode(String provider, String mode) {
         given().queryParam("provider", provider).queryParam("mode", mode).post(base + "/control/mode").then().statusCode(200);
@@ -53,9 +61,17 @@ public final class Providers {
 
     /** Stripe's balance transactions of the day, page by page as the API answers them (the first page first). */
     public void stripeBill(LocalDate date, List<byte[]> pages) {
+        stripeBill(null, date, pages);
+    }
+
+    /** The same, of a connected account ({@code null}: the key's own account). */
+    public void stripeBill(String account, LocalDate date, List<byte[]> pages) {
         for (int page = 0; page < pages.size(); page++) {
-            given().queryParam("provider", "stripe").queryParam("date", date.toString()).queryParam("page", page)
-                    .contentType("application/octet-stream").body(pages.get(page)).post(base + "/control/bill")
+            var request = given().queryParam("provider", "stripe").queryParam("date", date.toString()).queryParam("page", page);
+            if (account != null) {
+                request.queryParam("account", account);
+            }
+            request.contentType("application/octet-stream").body(pages.get(page)).post(base + "/control/bill")
                     .then().statusCode(200);
         }
     }
@@ -64,7 +80,10 @@ public final class Providers {
         given().post(base + "/control/reset").then().statusCode(200);
     }
 
-    /** {@code provider operation key verified|unverified millis}, one per request, in order. */
+    /**
+     * {@code provider operation key verified|unverified millis}, one per request, in order; a Stripe call for a
+     * connected account has the key {@code acct_.../key}.
+     */
     public List<String> requests() {
         String text = given().get(base + "/control/requests").then().statusCode(200).extract().asString();
         return text.isBlank() ? List.of() : Arrays.asList(text.split("\n"));

@@ -44,7 +44,8 @@ public final class Sandbox {
         PrivateKey alipayPrivate = privateKey(demo.getProperty("alipay.private-key"));
         ProviderKeys keys = new ProviderKeys(demo.getProperty("wxpay.mchid"), demo.getProperty("wxpay.serial"), wxPrivate,
                 publicDer(wxPrivate), demo.getProperty("wxpay.api-v3-key"), demo.getProperty("alipay.app-id"),
-                alipayPrivate, publicDer(alipayPrivate), demo.getProperty("stripe.webhook-secret"));
+                alipayPrivate, publicDer(alipayPrivate), demo.getProperty("stripe.webhook-secret"),
+                ProviderKeys.webhookSecret());
         Map<String, String> config = new TreeMap<>(new ProviderKeysResource().startFakes(keys, Integer.parseInt(args[0])));
         String base = config.remove("test.fake-providers.base-url");
         // One "key=value" line per entry, unescaped, so the shell can turn each into a -D option as is.

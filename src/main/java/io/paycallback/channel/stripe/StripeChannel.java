@@ -22,7 +22,8 @@ import java.util.Set;
 
 /**
  * Stripe webhook events: HMAC-SHA256 of {@code t.body} with an endpoint secret, then the event JSON, whose amounts are
- * minor units of the event's currency.
+ * minor units of the event's currency. A Connect endpoint's events name the connected account they happened on
+ * ({@code account}); the payment or refund is that account's merchant's.
  */
 public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
 
@@ -87,13 +88,15 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
         if (!payment && !refund) {
             return new Notice.Ignored("event type not used");
         }
+        String merchantId = merchant == null ? request.merchantId()
+                : merchant.merchantOf(request.merchantId(), JsonFields.optionalText(event, "account"));
         // One webhook endpoint usually receives every subscribed event: the event's type decides its ledger.
         if (payment) {
-            return payment(request.merchantId(), object);
+            return payment(merchantId, object);
         }
         return CHARGE_REFUNDED.equals(type)
-                ? chargeRefunded(request.merchantId(), object)
-                : refund(request.merchantId(), object, null);
+                ? chargeRefunded(merchantId, object)
+                : refund(merchantId, object, null);
     }
 
     /** A PaymentIntent, from an event or from the API. */

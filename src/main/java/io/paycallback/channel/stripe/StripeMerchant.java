@@ -1,17 +1,25 @@
 package io.paycallback.channel.stripe;
 
+import io.paycallback.channel.Rejection;
+
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * One merchant's Stripe webhook endpoint.
+ * One Stripe webhook endpoint: a merchant's own, or a Connect platform's, whose events each name the connected
+ * account they happened on.
  *
- * @param webhookSecrets {@code whsec_...} endpoint secrets; several at once while one is being rolled
+ * @param webhookSecrets    {@code whsec_...} endpoint secrets; several at once while one is being rolled
+ * @param connectedAccounts for a Connect endpoint, each connected account ({@code acct_...}) we serve to its merchant
+ *                          id; empty for a merchant's own endpoint
  */
-public record StripeMerchant(List<String> webhookSecrets) {
+public record StripeMerchant(List<String> webhookSecrets, Map<String, String> connectedAccounts) {
 
     /** The whole signing secret as Stripe shows it for the endpoint, prefix included. */
     private static final Pattern SECRET = Pattern.compile("whsec_[A-Za-z0-9_+/=-]{16,}");
+    /** Stripe's account ids: {@code acct_} and letters and digits. */
+    private static final Pattern ACCOUNT = Pattern.compile("acct_[A-Za-z0-9]{1,64}");
 
     public StripeMerchant {
         if (webhookSecrets == null || webhookSecrets.isEmpty() || webhookSecrets.stream().anyMatch(s -> s == null || s.isBlank())) {
@@ -22,10 +30,39 @@ public record StripeMerchant(List<String> webhookSecrets) {
                     + " each is the whole whsec_... string Stripe shows for the endpoint");
         }
         webhookSecrets = List.copyOf(webhookSecrets);
+        connectedAccounts = Map.copyOf(connectedAccounts);
+    }
+
+    /** A merchant's own endpoint. */
+    public StripeMerchant(List<String> webhookSecrets) {
+        this(webhookSecrets, Map.of());
+    }
+
+    /** Whether this is an account id as Stripe writes them. */
+    public static boolean isAccountId(String account) {
+        return account != null && ACCOUNT.matcher(account).matches();
+    }
+
+    /**
+     * The merchant an event on this endpoint belongs to: on a Connect endpoint, the merchant of the event's connected
+     * account, which must be one we serve; on a merchant's own endpoint, the merchant of the path.
+     */
+    String merchantOf(String pathMerchantId, String account) throws Rejection {
+        if (connectedAccounts.isEmpty()) {
+            return pathMerchantId;
+        }
+        if (account == null) {
+            throw Rejection.malformed("a Connect event names no account");
+        }
+        String merchantId = connectedAccounts.get(account);
+        if (merchantId == null) {
+            throw Rejection.malformed("the event's account is not a connected account configured for this platform");
+        }
+        return merchantId;
     }
 
     @Override
     public String toString() {
-        return "StripeMerchant[" + webhookSecrets.size() + " secrets]";
+        return "StripeMerchant[" + webhookSecrets.size() + " secrets, " + connectedAccounts.size() + " connected accounts]";
     }
 }

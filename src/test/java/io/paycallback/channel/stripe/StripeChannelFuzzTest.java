@@ -105,6 +105,65 @@ class StripeChannelFuzzTest {
         });
     }
 
+    /**
+     * A Connect platform's endpoint: whatever account an event names (one served, one not, none, or not a string), a
+     * payment or refund is its account's merchant's or held as malformed, never another merchant's; events not used
+     * stay ignored; and a body changed after signing is refused.
+     */
+    @Test
+    void connectEventsAreTheirAccountsMerchantsOrHeld() {
+        String connectSecret = "whsec_connect_4c1d8e2f9a7b6c5d4e3f2a1b";
+        Map<String, String> accounts = Map.of("acct_1ShopA", "shop-a", "acct_1ShopB", "shop-b");
+        StripeChannel platform = new StripeChannel(Map.of("market", new StripeMerchant(List.of(connectSecret), accounts)),
+                Clock.fixed(NOW, ZoneOffset.UTC));
+        Fuzz.forAll("stripe connect", Fuzz.TRIES / 4, fuzz -> {
+            Case generated = generated(fuzz, 0);
+            String account = switch (fuzz.nextInt(5)) {
+                case 0 -> "\"acct_1ShopA\"";
+                case 1 -> "\"acct_1ShopB\"";
+                case 2 -> "\"acct_" + fuzz.nextLong(0, Long.MAX_VALUE) + "\"";
+                case 3 -> fuzz.chance(0.5) ? "null" : Long.toString(fuzz.nextLong(0, Long.MAX_VALUE));
+                default -> null;
+            };
+            String body = new String(generated.request().body(), StandardCharsets.UTF_8);
+            byte[] connect = (account == null ? body : "{\"account\":" + account + "," + body.substring(1))
+                    .getBytes(StandardCharsets.UTF_8);
+            String t = Long.toString(T - fuzz.nextInt(300));
+            boolean changed = fuzz.chance(0.2);
+            byte[] sent = changed ? fuzz.mutate(connect) : connect;
+            Verdict verdict = platform.read(new CallbackRequest("market", CallbackKind.PAYMENT,
+                    Map.of("stripe-signature", "t=" + t + ",v1=" + hmac(connectSecret, t, connect)), sent));
+
+            if (changed && !Arrays.equals(sent, connect)) {
+                assertThat(verdict).isInstanceOf(Verdict.BadSignature.class);
+                return;
+            }
+            Notice expected = generated.expected();
+            String merchant = account == null ? null : accounts.get(account.replace("\"", ""));
+            if (expected instanceof Notice.Ignored) {
+                assertThat(verdict).isEqualTo(new Verdict.Accepted(expected));
+            } else if (merchant == null) {
+                assertThat(verdict).isInstanceOf(Verdict.Malformed.class);
+            } else {
+                assertThat(verdict).isEqualTo(new Verdict.Accepted(ofMerchant(expected, merchant)));
+            }
+        });
+    }
+
+    private static Notice ofMerchant(Notice notice, String merchantId) {
+        if (notice instanceof Notice.Payment p) {
+            return new Notice.Payment(merchantId, p.channel(), p.channelTradeNo(), p.outTradeNo(), p.tradeState(),
+                    p.amount(), p.currency());
+        }
+        if (notice instanceof Notice.Refund r) {
+            return new Notice.Refund(merchantId, r.channel(), r.refundNo(), r.channelRefundId(), r.channelTradeNo(),
+                    r.outTradeNo(), r.result(), r.amount(), r.refundedTotal(), r.currency());
+        }
+        Notice.RefundPending r = (Notice.RefundPending) notice;
+        return new Notice.RefundPending(merchantId, r.channel(), r.refundNo(), r.channelRefundId(), r.channelTradeNo(),
+                r.outTradeNo(), r.amount(), r.currency());
+    }
+
     /** A signed event; with {@code damage} above 0 its fields at every level, and sometimes the whole body, are damaged. */
     private static Case generated(Fuzz fuzz, double damage) {
         boolean[] damaged = {false};

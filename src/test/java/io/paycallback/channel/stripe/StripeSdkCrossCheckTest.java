@@ -63,4 +63,21 @@ class StripeSdkCrossCheckTest {
         assertThrows(SignatureVerificationException.class, () -> Webhook.Signature.verifyHeader(body, stale, SECRET, TOLERANCE, CLOCK));
         assertInstanceOf(Verdict.BadSignature.class, channel.read(StripeFixture.request(CallbackKind.PAYMENT, stale, body)));
     }
+
+    /** The account a Connect event names, as the SDK reads it ({@code Event.getAccount()}), is the one we resolve. */
+    @Test
+    void theSdkReadsAConnectEventsAccountAsWeDo() throws Exception {
+        String connectSecret = "whsec_connect_4c1d8e2f9a7b6c5d4e3f2a1b";
+        StripeChannel platform = new StripeChannel(Map.of("market",
+                new StripeMerchant(List.of(connectSecret), Map.of("acct_1ShopA", "shop-a"))), CLOCK);
+        String body = StripeConnectChannelTest.onAccount("acct_1ShopA", paymentIntentSucceeded(1999, "usd"));
+        String header = Webhook.Signature.generateSignatureHeader(body, connectSecret, NOW.getEpochSecond());
+
+        com.stripe.model.Event event = Webhook.constructEvent(body, header, connectSecret, TOLERANCE, CLOCK);
+        Verdict verdict = platform.read(new CallbackRequest("market", CallbackKind.PAYMENT,
+                Map.of("stripe-signature", header), body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+
+        assertEquals("acct_1ShopA", event.getAccount());
+        assertEquals("shop-a", ((Notice.Payment) assertInstanceOf(Verdict.Accepted.class, verdict).notice()).merchantId());
+    }
 }
