@@ -57,12 +57,20 @@ public class Channels {
             merchant.alipay().ifPresent(keys -> alipay.put(merchantId, alipay(merchantId, keys)));
             merchant.stripe().ifPresent(keys -> stripe.put(merchantId, stripe(merchantId, keys)));
         });
-        platforms.forEach((platformId, platform) -> platform.stripe().ifPresent(keys -> {
-            Map<String, String> accounts = subMerchants.stripeAccounts(platformId);
-            stripe.put(platformId, stripe(PLATFORMS + platformId, keys, accounts));
-            accounts.forEach((account, merchantId) ->
-                    stripe.put(merchantId, stripe(PLATFORMS + platformId, keys, Map.of(account, merchantId))));
-        }));
+        platforms.forEach((platformId, platform) -> {
+            platform.stripe().ifPresent(keys -> {
+                Map<String, String> accounts = subMerchants.stripeAccounts(platformId);
+                stripe.put(platformId, stripe(PLATFORMS + platformId, keys, accounts));
+                accounts.forEach((account, merchantId) ->
+                        stripe.put(merchantId, stripe(PLATFORMS + platformId, keys, Map.of(account, merchantId))));
+            });
+            platform.wxpay().ifPresent(keys -> {
+                Map<String, String> subs = subMerchants.wxpaySubMerchants(platformId);
+                wxpay.put(platformId, wxpay(PLATFORMS + platformId, keys, subs));
+                subs.forEach((subMchid, merchantId) ->
+                        wxpay.put(merchantId, wxpay(PLATFORMS + platformId, keys, Map.of(subMchid, merchantId))));
+            });
+        });
         Map<ChannelId, Channel> built = new EnumMap<>(ChannelId.class);
         built.put(ChannelId.WXPAY, new WxPayChannel(wxpay, clock));
         built.put(ChannelId.ALIPAY, new AlipayChannel(alipay));
@@ -90,12 +98,16 @@ public class Channels {
     }
 
     private static WxPayMerchant wxpay(String merchantId, PayCallbackConfig.WxPay keys) {
-        String section = PREFIX + merchantId + ".wxpay";
+        return wxpay(PREFIX + merchantId, keys, Map.of());
+    }
+
+    private static WxPayMerchant wxpay(String owner, PayCallbackConfig.WxPay keys, Map<String, String> subMerchants) {
+        String section = owner + ".wxpay";
         Map<String, PublicKey> publicKeys = new HashMap<>();
         keys.publicKeys().forEach((serial, value) ->
                 publicKeys.put(serial, PublicKeys.parse(value, section + ".public-keys." + serial)));
         try {
-            return new WxPayMerchant(keys.mchid(), WxPayMerchant.apiV3Key(keys.apiV3Key()), publicKeys);
+            return new WxPayMerchant(keys.mchid(), WxPayMerchant.apiV3Key(keys.apiV3Key()), publicKeys, subMerchants);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(section + ": " + e.getMessage());
         }

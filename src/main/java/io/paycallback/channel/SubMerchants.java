@@ -1,12 +1,14 @@
 package io.paycallback.channel;
 
 import io.paycallback.channel.stripe.StripeMerchant;
+import io.paycallback.channel.wxpay.WxPayMerchant;
 import io.paycallback.config.PayCallbackConfig;
 
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Which merchants are sub-merchants of which platform, checked once at start: a sub-merchant names a platform that
@@ -20,9 +22,12 @@ public final class SubMerchants {
 
     /** Per platform, its connected accounts to their merchants. */
     private final Map<String, Map<String, String>> stripeAccounts;
+    /** Per platform, its WeChat Pay sub-merchant numbers to their merchants. */
+    private final Map<String, Map<String, String>> wxpaySubMerchants;
 
-    private SubMerchants(Map<String, Map<String, String>> stripeAccounts) {
+    private SubMerchants(Map<String, Map<String, String>> stripeAccounts, Map<String, Map<String, String>> wxpaySubMerchants) {
         this.stripeAccounts = stripeAccounts;
+        this.wxpaySubMerchants = wxpaySubMerchants;
     }
 
     public static SubMerchants of(Map<String, PayCallbackConfig.Merchant> merchants,
@@ -32,33 +37,62 @@ public final class SubMerchants {
                     + " share an id: a callback path's last segment names either a platform or a merchant");
         });
         Map<String, Map<String, String>> stripe = new HashMap<>();
-        new TreeMap<>(merchants).forEach((merchantId, merchant) -> merchant.stripeConnect().ifPresent(connect -> {
-            String section = MERCHANTS + merchantId + ".stripe-connect";
-            if (merchant.stripe().isPresent()) {
-                throw new IllegalArgumentException(MERCHANTS + merchantId + ".stripe and " + section
-                        + " exclude each other: a merchant is paid on its own Stripe account or on a platform's");
-            }
-            Optional<PayCallbackConfig.Stripe> platform = Optional.ofNullable(platforms.get(connect.platform()))
-                    .flatMap(PayCallbackConfig.Platform::stripe);
-            if (platform.isEmpty()) {
-                throw new IllegalArgumentException(section + ".platform names '" + connect.platform()
-                        + "', which has no paycallback.platforms." + connect.platform() + ".stripe");
-            }
-            if (!StripeMerchant.isAccountId(connect.account())) {
-                throw new IllegalArgumentException(section + ".account is not a Stripe account id (acct_...)");
-            }
-            String other = stripe.computeIfAbsent(connect.platform(), id -> new HashMap<>())
-                    .putIfAbsent(connect.account(), merchantId);
-            if (other != null) {
-                throw new IllegalArgumentException(section + ".account is " + MERCHANTS + other
-                        + ".stripe-connect.account too: an account's events can belong to one merchant only");
-            }
-        }));
-        return new SubMerchants(stripe);
+        Map<String, Map<String, String>> wxpay = new HashMap<>();
+        new TreeMap<>(merchants).forEach((merchantId, merchant) -> {
+            merchant.stripeConnect().ifPresent(connect -> {
+                String section = MERCHANTS + merchantId + ".stripe-connect";
+                exclusive(merchantId, merchant.stripe().isPresent(), "stripe", section);
+                platform(platforms, connect.platform(), PayCallbackConfig.Platform::stripe, "stripe", section);
+                if (!StripeMerchant.isAccountId(connect.account())) {
+                    throw new IllegalArgumentException(section + ".account is not a Stripe account id (acct_...)");
+                }
+                once(stripe, connect.platform(), connect.account(), merchantId, section + ".account");
+            });
+            merchant.wxpayPartner().ifPresent(partner -> {
+                String section = MERCHANTS + merchantId + ".wxpay-partner";
+                exclusive(merchantId, merchant.wxpay().isPresent(), "wxpay", section);
+                platform(platforms, partner.platform(), PayCallbackConfig.Platform::wxpay, "wxpay", section);
+                if (!WxPayMerchant.isMchid(partner.subMchid())) {
+                    throw new IllegalArgumentException(section + ".sub-mchid is not a WeChat Pay merchant number (digits only)");
+                }
+                once(wxpay, partner.platform(), partner.subMchid(), merchantId, section + ".sub-mchid");
+            });
+        });
+        return new SubMerchants(stripe, wxpay);
+    }
+
+    private static void exclusive(String merchantId, boolean direct, String provider, String section) {
+        if (direct) {
+            throw new IllegalArgumentException(MERCHANTS + merchantId + "." + provider + " and " + section
+                    + " exclude each other: a merchant is paid as a merchant of its own or as a platform's sub-merchant");
+        }
+    }
+
+    private static void platform(Map<String, PayCallbackConfig.Platform> platforms, String platformId,
+                                 Function<PayCallbackConfig.Platform, Optional<?>> keys, String provider, String section) {
+        if (Optional.ofNullable(platforms.get(platformId)).flatMap(keys).isEmpty()) {
+            throw new IllegalArgumentException(section + ".platform names '" + platformId
+                    + "', which has no paycallback.platforms." + platformId + "." + provider);
+        }
+    }
+
+    /** A sub-merchant id names one merchant of its platform: the notices about it can belong to one merchant only. */
+    private static void once(Map<String, Map<String, String>> byPlatform, String platformId, String subMerchantId,
+                             String merchantId, String key) {
+        String other = byPlatform.computeIfAbsent(platformId, id -> new HashMap<>()).putIfAbsent(subMerchantId, merchantId);
+        if (other != null) {
+            throw new IllegalArgumentException(key + " is " + key.replace(MERCHANTS + merchantId, MERCHANTS + other)
+                    + " too: the notices about it can belong to one merchant only");
+        }
     }
 
     /** The platform's connected accounts we serve, each to its merchant. */
     public Map<String, String> stripeAccounts(String platformId) {
         return Map.copyOf(stripeAccounts.getOrDefault(platformId, Map.of()));
+    }
+
+    /** The partner's sub-merchant numbers we serve, each to its merchant. */
+    public Map<String, String> wxpaySubMerchants(String platformId) {
+        return Map.copyOf(wxpaySubMerchants.getOrDefault(platformId, Map.of()));
     }
 }

@@ -63,11 +63,28 @@ public interface PayCallbackConfig {
 
         /** This merchant as a connected account of a Stripe Connect platform; instead of {@link #stripe()}. */
         Optional<StripeConnect> stripeConnect();
+
+        /** This merchant as a sub-merchant (特约商户) of a WeChat Pay partner; instead of {@link #wxpay()}. */
+        Optional<WxPayPartner> wxpayPartner();
     }
 
     interface Platform {
         /** A Connect platform: its Connect endpoint's secrets, and its secret key, which acts for connected accounts. */
         Optional<Stripe> stripe();
+
+        /**
+         * A WeChat Pay partner (服务商): its own merchant number ({@code sp_mchid}), APIv3 key, WeChat Pay's public keys and
+         * its API key, with which it acts for its sub-merchants.
+         */
+        Optional<WxPay> wxpay();
+    }
+
+    interface WxPayPartner {
+        /** The platform's id under {@code paycallback.platforms}. */
+        String platform();
+
+        /** The sub-merchant's number: a notice's {@code sub_mchid}, and the {@code sub_mchid} of every call. */
+        String subMchid();
     }
 
     interface StripeConnect {

@@ -60,7 +60,11 @@ public class ProviderClients {
         Map<String, AlipayClient.Keys> alipayKeys = new HashMap<>();
         Map<String, StripeClient.Keys> stripeKeys = new HashMap<>();
         config.merchants().forEach((merchantId, merchant) -> {
-            merchant.wxpay().ifPresent(keys -> wxKeys(merchantId, keys).ifPresent(k -> wxKeys.put(merchantId, k)));
+            merchant.wxpay().ifPresent(keys -> wxKeys(PREFIX + merchantId, keys, Optional.empty())
+                    .ifPresent(k -> wxKeys.put(merchantId, k)));
+            merchant.wxpayPartner().flatMap(partner -> config.platforms().get(partner.platform()).wxpay()
+                            .flatMap(keys -> wxKeys(PLATFORMS + partner.platform(), keys, Optional.of(partner.subMchid()))))
+                    .ifPresent(k -> wxKeys.put(merchantId, k));
             merchant.alipay().ifPresent(keys -> keys.appPrivateKey().ifPresent(key -> alipayKeys.put(merchantId,
                     new AlipayClient.Keys(keys.appId(), PrivateKeys.parse(key, PREFIX + merchantId + ".alipay.app-private-key"),
                             PublicKeys.parse(keys.publicKey(), PREFIX + merchantId + ".alipay.public-key")))));
@@ -78,8 +82,8 @@ public class ProviderClients {
         this.stripe = new StripeClient(http, tracing, providers.stripe().baseUrl(), providers.timeout(), stripeKeys, downloads);
     }
 
-    private static Optional<WxPayClient.Keys> wxKeys(String merchantId, PayCallbackConfig.WxPay keys) {
-        String section = PREFIX + merchantId + ".wxpay.";
+    private static Optional<WxPayClient.Keys> wxKeys(String owner, PayCallbackConfig.WxPay keys, Optional<String> subMchid) {
+        String section = owner + ".wxpay.";
         if (keys.merchantSerial().isPresent() != keys.merchantPrivateKey().isPresent()) {
             throw new IllegalArgumentException(section + "merchant-serial and " + section
                     + "merchant-private-key go together");
@@ -88,7 +92,7 @@ public class ProviderClients {
             throw new IllegalArgumentException(section + "merchant-serial is not a certificate serial (hexadecimal)");
         });
         return keys.merchantSerial().map(serial -> new WxPayClient.Keys(keys.mchid(), serial,
-                PrivateKeys.parse(keys.merchantPrivateKey().orElseThrow(), section + "merchant-private-key")));
+                PrivateKeys.parse(keys.merchantPrivateKey().orElseThrow(), section + "merchant-private-key"), subMchid));
     }
 
     private static String stripeKey(String key, String configKey) {

@@ -29,7 +29,9 @@ import java.util.UUID;
 
 /**
  * WeChat Pay API v3: requests signed with the merchant API key, every answer verified with the platform keys that
- * verify notices. Transaction queries by our order number, domestic refunds by our refund number.
+ * verify notices. Transaction queries by our order number, domestic refunds by our refund number. A partner's
+ * (服务商) sub-merchant is served with the partner's keys: the partner transaction endpoints with {@code sp_mchid} and
+ * {@code sub_mchid}, and {@code sub_mchid} on refunds, refund queries and bills.
  */
 final class WxPayClient implements ProviderClient, StatementClient {
 
@@ -38,11 +40,38 @@ final class WxPayClient implements ProviderClient, StatementClient {
     /** trade_state of a transaction the buyer can no longer pay, and the query's answer for one never created. */
     private static final Set<String> CLOSED_STATES = Set.of("CLOSED", "REVOKED", "ORDER_NOT_EXIST");
 
-    /** A merchant's API credentials. */
-    record Keys(String mchid, String serial, PrivateKey privateKey) {
+    /**
+     * A merchant's API credentials, or its partner's with the sub-merchant they act for.
+     *
+     * @param mchid    the merchant's number; the partner's ({@code sp_mchid}) for a sub-merchant
+     * @param subMchid the sub-merchant's number, for a partner's sub-merchant
+     */
+    record Keys(String mchid, String serial, PrivateKey privateKey, Optional<String> subMchid) {
+
+        String queryUrl(String outTradeNo) {
+            return subMchid.map(sub -> "/v3/pay/partner/transactions/out-trade-no/" + pathSegment(outTradeNo)
+                            + "?sp_mchid=" + pathSegment(mchid) + "&sub_mchid=" + pathSegment(sub))
+                    .orElseGet(() -> "/v3/pay/transactions/out-trade-no/" + pathSegment(outTradeNo) + "?mchid=" + pathSegment(mchid));
+        }
+
+        String closeUrl(String outTradeNo) {
+            return subMchid.map(sub -> "/v3/pay/partner/transactions/out-trade-no/" + pathSegment(outTradeNo) + "/close")
+                    .orElseGet(() -> WxPayClient.closeUrl(outTradeNo));
+        }
+
+        String closeBody() {
+            return subMchid.map(sub -> JSON.createObjectNode().put("sp_mchid", mchid).put("sub_mchid", sub).toString())
+                    .orElseGet(() -> WxPayClient.closeBody(mchid));
+        }
+
+        /** The query string that names the sub-merchant, with {@code separator} before it; empty for a direct merchant. */
+        String subMerchantParam(char separator) {
+            return subMchid.map(sub -> separator + "sub_mchid=" + pathSegment(sub)).orElse("");
+        }
+
         @Override
         public String toString() {
-            return "Keys[mchid=" + mchid + ", serial=" + serial + "]";
+            return "Keys[mchid=" + mchid + subMchid.map(sub -> ", sub_mchid=" + sub).orElse("") + ", serial=" + serial + "]";
         }
     }
 
@@ -88,7 +117,7 @@ final class WxPayClient implements ProviderClient, StatementClient {
     @Override
     public TradeBill tradeBill(String merchantId, LocalDate billDate) {
         Keys keys = merchants.get(merchantId);
-        String url = "/v3/bill/tradebill?bill_date=" + billDate + "&bill_type=ALL&tar_type=GZIP";
+        String url = "/v3/bill/tradebill?bill_date=" + billDate + keys.subMerchantParam('&') + "&bill_type=ALL&tar_type=GZIP";
         JsonNode answer;
         try {
             answer = call(merchantId, keys, HttpMethod.GET, url, "", Downloads.atLeast(timeout))
@@ -124,8 +153,7 @@ final class WxPayClient implements ProviderClient, StatementClient {
     @Override
     public Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo) {
         Keys keys = merchants.get(merchantId);
-        String url = "/v3/pay/transactions/out-trade-no/" + pathSegment(outTradeNo) + "?mchid=" + pathSegment(keys.mchid());
-        return call(merchantId, keys, HttpMethod.GET, url, "").map(response -> {
+        return call(merchantId, keys, HttpMethod.GET, keys.queryUrl(outTradeNo), "").map(response -> {
             if (response.status() == 404 && "ORDER_NOT_EXIST".equals(errorCode(response.body()))) {
                 return new PaymentAnswer.NotPaid("ORDER_NOT_EXIST");
             }
@@ -141,6 +169,7 @@ final class WxPayClient implements ProviderClient, StatementClient {
     public Uni<RefundAnswer> submitRefund(RefundOrder refund) {
         Keys keys = merchants.get(refund.merchantId());
         ObjectNode body = JSON.createObjectNode();
+        keys.subMchid().ifPresent(sub -> body.put("sub_mchid", sub));
         body.put("transaction_id", refund.channelTradeNo());
         body.put("out_refund_no", refund.refundNo());
         body.put("reason", refund.reason());
@@ -160,7 +189,7 @@ final class WxPayClient implements ProviderClient, StatementClient {
     public Uni<Optional<Notice.Refund>> queryRefund(RefundOrder refund, String channelRefundId) {
         Keys keys = merchants.get(refund.merchantId());
         return call(refund.merchantId(), keys, HttpMethod.GET,
-                "/v3/refund/domestic/refunds/" + pathSegment(refund.refundNo()), "")
+                "/v3/refund/domestic/refunds/" + pathSegment(refund.refundNo()) + keys.subMerchantParam('?'), "")
                 .map(response -> {
                     JsonNode answer = verified(refund.merchantId(), keys, response);
                     return settled(refund, answer, answer.path("refund_id").asText(channelRefundId));
@@ -174,7 +203,7 @@ final class WxPayClient implements ProviderClient, StatementClient {
     @Override
     public Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo) {
         Keys keys = merchants.get(merchantId);
-        return call(merchantId, keys, HttpMethod.POST, closeUrl(outTradeNo), closeBody(keys.mchid()))
+        return call(merchantId, keys, HttpMethod.POST, keys.closeUrl(outTradeNo), keys.closeBody())
                 .flatMap(response -> {
                     if (response.status() == 204) {
                         verifiedSignature(merchantId, response);
@@ -258,6 +287,10 @@ final class WxPayClient implements ProviderClient, StatementClient {
         JsonNode answer = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer"));
         if (answer.has("mchid") && !keys.mchid().equals(answer.path("mchid").asText())) {
             throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer for another mchid"));
+        }
+        if (answer.has("sp_mchid") && !keys.mchid().equals(answer.path("sp_mchid").asText())
+                || answer.has("sub_mchid") && !keys.subMchid().orElse("").equals(answer.path("sub_mchid").asText())) {
+            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer for another sub-merchant"));
         }
         return answer;
     }

@@ -84,7 +84,7 @@ public final class RequestGenerator {
                 p.getProperty(merchant + "wxpay.api-v3-key"), p.getProperty(merchant + "alipay.app-id"),
                 privateKey(p.getProperty("test.provider-keys.alipay-private")),
                 p.getProperty("test.provider-keys.alipay-public"), p.getProperty(merchant + "stripe.webhook-secrets"),
-                p.getProperty("paycallback.platforms." + ProviderKeys.PLATFORM + ".stripe.webhook-secrets"));
+                p.getProperty("test.provider-keys.stripe-connect-secret"));
     }
 
     private static PrivateKey privateKey(String base64Pkcs8) throws GeneralSecurityException {

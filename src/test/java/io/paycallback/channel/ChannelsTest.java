@@ -21,12 +21,13 @@ class ChannelsTest {
     private static final String API_V3_KEY = "0123456789abcdefABCDEF0123456789";
 
     record Merchant(Optional<PayCallbackConfig.WxPay> wxpay, Optional<PayCallbackConfig.Alipay> alipay,
-                    Optional<PayCallbackConfig.Stripe> stripe, Optional<PayCallbackConfig.StripeConnect> stripeConnect)
+                    Optional<PayCallbackConfig.Stripe> stripe, Optional<PayCallbackConfig.StripeConnect> stripeConnect,
+                    Optional<PayCallbackConfig.WxPayPartner> wxpayPartner)
             implements PayCallbackConfig.Merchant {
 
         Merchant(Optional<PayCallbackConfig.WxPay> wxpay, Optional<PayCallbackConfig.Alipay> alipay,
                  Optional<PayCallbackConfig.Stripe> stripe) {
-            this(wxpay, alipay, stripe, Optional.empty());
+            this(wxpay, alipay, stripe, Optional.empty(), Optional.empty());
         }
     }
 
@@ -140,17 +141,25 @@ class ChannelsTest {
         assertTrue(wxpay.getMessage().startsWith("paycallback.merchants.m3.wxpay: mchid"), wxpay.getMessage());
     }
 
-    record Platform(Optional<PayCallbackConfig.Stripe> stripe) implements PayCallbackConfig.Platform {
+    record Platform(Optional<PayCallbackConfig.Stripe> stripe, Optional<PayCallbackConfig.WxPay> wxpay)
+            implements PayCallbackConfig.Platform {
+
+        Platform(Optional<PayCallbackConfig.Stripe> stripe) {
+            this(stripe, Optional.empty());
+        }
     }
 
     record StripeConnect(String platform, String account) implements PayCallbackConfig.StripeConnect {
+    }
+
+    record WxPayPartner(String platform, String subMchid) implements PayCallbackConfig.WxPayPartner {
     }
 
     private static final String CONNECT_SECRET = "whsec_dddddddddddddddddddddddddddddddd";
 
     private static Merchant connected(String platform, String account) {
         return new Merchant(Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.of(new StripeConnect(platform, account)));
+                Optional.of(new StripeConnect(platform, account)), Optional.empty());
     }
 
     private static Map<String, PayCallbackConfig.Platform> market() {
@@ -195,10 +204,11 @@ class ChannelsTest {
                 Map.of("shop-a", connected("market", "acct_1A"), "shop-b", connected("market", "acct_1A")),
                 market(), Clock.systemUTC()));
         assertEquals("paycallback.merchants.shop-b.stripe-connect.account is paycallback.merchants.shop-a"
-                + ".stripe-connect.account too: an account's events can belong to one merchant only", twice.getMessage());
+                + ".stripe-connect.account too: the notices about it can belong to one merchant only", twice.getMessage());
         IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> new Channels(
                 Map.of("shop-a", new Merchant(Optional.empty(), Optional.empty(),
-                        Optional.of(new Stripe(List.of(CONNECT_SECRET))), Optional.of(new StripeConnect("market", "acct_1A")))),
+                        Optional.of(new Stripe(List.of(CONNECT_SECRET))), Optional.of(new StripeConnect("market", "acct_1A")),
+                        Optional.empty())),
                 market(), Clock.systemUTC()));
         assertTrue(both.getMessage().startsWith("paycallback.merchants.shop-a.stripe and"), both.getMessage());
     }
@@ -209,5 +219,54 @@ class ChannelsTest {
                 Map.of("market", connected("market", "acct_1A")), market(), Clock.systemUTC()));
         assertTrue(e.getMessage().startsWith("paycallback.platforms.market and paycallback.merchants.market share an id"),
                 e.getMessage());
+    }
+
+    private static Merchant partnered(String platform, String subMchid) {
+        return new Merchant(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(new WxPayPartner(platform, subMchid)));
+    }
+
+    private static Map<String, PayCallbackConfig.Platform> partner() {
+        return Map.of("market", new Platform(Optional.empty(), Optional.of(new WxPay("1230000109", API_V3_KEY,
+                Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic()))))));
+    }
+
+    @Test
+    void aWechatPartnerIsServedUnderItsIdAndEachSubMerchantUnderItsMerchant() {
+        Channels channels = new Channels(Map.of("shop-a", partnered("market", "1900000201"),
+                "shop-b", partnered("market", "1900000202")), partner(), Clock.systemUTC());
+
+        Channel wxpay = channels.get(ChannelId.WXPAY);
+        assertTrue(wxpay.serves("market"));
+        assertTrue(wxpay.serves("shop-a"));
+        assertTrue(wxpay.serves("shop-b"));
+        assertFalse(channels.get(ChannelId.STRIPE).serves("market"));
+    }
+
+    @Test
+    void wechatSubMerchantsAreCheckedAtStart() {
+        IllegalArgumentException noPartner = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", partnered("market", "1900000201")), market(), Clock.systemUTC()));
+        assertEquals("paycallback.merchants.shop-a.wxpay-partner.platform names 'market', which has no"
+                + " paycallback.platforms.market.wxpay", noPartner.getMessage());
+        IllegalArgumentException notANumber = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", partnered("market", "REPLACE_ME")), partner(), Clock.systemUTC()));
+        assertEquals("paycallback.merchants.shop-a.wxpay-partner.sub-mchid is not a WeChat Pay merchant number (digits only)",
+                notANumber.getMessage());
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", partnered("market", "1900000201"), "shop-b", partnered("market", "1900000201")),
+                partner(), Clock.systemUTC()));
+        assertEquals("paycallback.merchants.shop-b.wxpay-partner.sub-mchid is paycallback.merchants.shop-a"
+                + ".wxpay-partner.sub-mchid too: the notices about it can belong to one merchant only", twice.getMessage());
+        IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", new Merchant(Optional.of(new WxPay("1900000001", API_V3_KEY,
+                        Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))), Optional.empty(), Optional.empty(),
+                        Optional.empty(), Optional.of(new WxPayPartner("market", "1900000201")))),
+                partner(), Clock.systemUTC()));
+        assertTrue(both.getMessage().startsWith("paycallback.merchants.shop-a.wxpay and"), both.getMessage());
+        IllegalArgumentException badKey = assertThrows(IllegalArgumentException.class, () -> new Channels(Map.of(),
+                Map.of("market", new Platform(Optional.empty(), Optional.of(new WxPay("1230000109", "short",
+                        Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))))), Clock.systemUTC()));
+        assertEquals("paycallback.platforms.market.wxpay: api-v3-key must be 32 bytes", badKey.getMessage());
     }
 }

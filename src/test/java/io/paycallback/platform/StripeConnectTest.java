@@ -9,9 +9,11 @@ import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Ids;
+import io.paycallback.testsupport.Platforms;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -39,6 +41,7 @@ import static org.hamcrest.Matchers.equalTo;
  * ({@code default}) runs beside it, unchanged.
  */
 @QuarkusTest
+@TestProfile(Platforms.class)
 class StripeConnectTest extends AgainstFakeProviders {
 
     private static final String PLATFORM_PATH = "/pay/callback/stripe/" + PLATFORM;
@@ -129,7 +132,7 @@ class StripeConnectTest extends AgainstFakeProviders {
         String outTradeNo = order(SHOP_A, "19.99", "USD");
         db.update("UPDATE orders SET created_at = DATE_SUB(NOW(3), INTERVAL 2 HOUR) WHERE merchant_id = ? AND out_trade_no = ?",
                 SHOP_A, outTradeNo);
-        providers.connectedPayment(ACCOUNT_A, outTradeNo, "succeeded", 1999, "usd", Ids.unique("pi_"));
+        providers.subMerchantPayment("stripe", ACCOUNT_A, outTradeNo, "succeeded", 1999, "usd", Ids.unique("pi_"));
 
         reconciler.enrol();
         scanner.drain(OrderQueries.TABLE);
@@ -147,7 +150,7 @@ class StripeConnectTest extends AgainstFakeProviders {
         Send.post(PLATFORM_PATH, connectPayment(ACCOUNT_A, outTradeNo, Ids.unique("pi_"), 1999)).then().statusCode(200);
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_A, outTradeNo)));
         String second = Ids.unique("pi_");
-        providers.connectedPayment(ACCOUNT_A, Ids.unique("SECOND"), "succeeded", 1999, "usd", second);
+        providers.subMerchantPayment("stripe", ACCOUNT_A, Ids.unique("SECOND"), "succeeded", 1999, "usd", second);
         Send.post(PLATFORM_PATH, connectPayment(ACCOUNT_A, outTradeNo, second, 1999)).then().statusCode(200);
         String refundNo = "RFP" + db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", second).getLong("id");
         awaitRefundStatus(refundNo, "REQUESTED");
@@ -173,7 +176,7 @@ class StripeConnectTest extends AgainstFakeProviders {
     @Test
     void anOrderIsClosedOnTheConnectedAccountOnly() {
         String outTradeNo = order(SHOP_B, "19.99", "USD");
-        providers.connectedPayment(ACCOUNT_B, outTradeNo, "requires_payment_method", 1999, "usd", Ids.unique("pi_"));
+        providers.subMerchantPayment("stripe", ACCOUNT_B, outTradeNo, "requires_payment_method", 1999, "usd", Ids.unique("pi_"));
 
         Api.closeOrder(SHOP_B, outTradeNo).then().statusCode(200);
 
@@ -185,7 +188,7 @@ class StripeConnectTest extends AgainstFakeProviders {
     @Test
     void aPaymentIntentOnAnotherAccountIsNotThisMerchants() {
         String outTradeNo = order(SHOP_B, "19.99", "USD");
-        providers.connectedPayment(ACCOUNT_A, outTradeNo, "succeeded", 1999, "usd", Ids.unique("pi_"));
+        providers.subMerchantPayment("stripe", ACCOUNT_A, outTradeNo, "succeeded", 1999, "usd", Ids.unique("pi_"));
 
         // Stripe finds nothing on shop-b's account: the order closes, and shop-a's payment is not taken for it.
         Api.closeOrder(SHOP_B, outTradeNo).then().statusCode(200);

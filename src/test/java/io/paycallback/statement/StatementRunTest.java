@@ -174,37 +174,6 @@ class StatementRunTest {
         assertThat(providers.requests().stream().filter(line -> line.startsWith("stripe bill " + date))).hasSize(3);
     }
 
-    /**
-     * A Connect platform's sub-merchant: its run reads the connected account's balance ({@code Stripe-Account}) and
-     * compares it with that merchant's ledger only; the direct merchant's run of the day sees none of it.
-     */
-    @Test
-    void aConnectedAccountsRunReadsThatAccountsBalanceForItsMerchant() {
-        ChannelId stripe = ChannelId.STRIPE;
-        LocalDate date = ledger.freshDate(stripe);
-        List<BillLine> lines = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            String order = Ids.unique("CO");
-            ledger.paid(ProviderKeys.SHOP_A, stripe, order, "pi_" + order, "19.99", "USD", noon(stripe, date));
-            lines.add(payment(order, "pi_" + order, "19.99", "USD", SUCCEEDED));
-        }
-        String unknown = "pi_" + Ids.unique("CX");
-        lines.add(payment(null, unknown, "5.00", "USD", SUCCEEDED));
-        providers.stripeBill(ProviderKeys.ACCOUNT_A, date, StatementLedger.stripe(lines));
-
-        schedule.enrol(stripe, date);
-        Row run = StatementLedger.drained(scanner, db, () -> runRow(ProviderKeys.SHOP_A, stripe, date));
-        Row direct = runRow(StatementLedger.MERCHANT, stripe, date);
-
-        assertThat(run.getLong("bill_payment_count")).isEqualTo(4);
-        assertThat(run.getLong("our_payment_count")).isEqualTo(3);
-        assertThat(found(run)).containsExactly("NOT_REGISTERED PAYMENT " + unknown + " OPEN");
-        assertThat(providers.requestsFor("stripe", "bill", ProviderKeys.ACCOUNT_A + "/" + date)).singleElement()
-                .satisfies(line -> assertThat(line).contains(" verified "));
-        assertThat(direct.getLong("bill_payment_count")).isZero();
-        assertThat(direct.getLong("our_payment_count")).isZero();
-    }
-
     @Test
     void aBillLineForAnOrderPendingHereIsRepairedOnceAndALateCallbackIsADuplicate() {
         ChannelId wx = ChannelId.WXPAY;
@@ -380,15 +349,11 @@ class StatementRunTest {
     }
 
     private Row runRow(ChannelId channel, LocalDate date) {
-        return runRow(StatementLedger.MERCHANT, channel, date);
-    }
-
-    private Row runRow(String merchantId, ChannelId channel, LocalDate date) {
         return db.first("SELECT id, state, status, retry_count, last_error, file_digest, lines_compared, bill_payment_count,"
                 + " bill_payment_sum, bill_refund_count, bill_refund_sum, our_payment_count, our_payment_sum,"
                 + " our_refund_count, our_refund_sum, TIMESTAMPDIFF(SECOND, updated_at, next_retry_at) AS delay_seconds"
                 + " FROM statement_runs WHERE merchant_id = ? AND channel = ? AND bill_date = ?",
-                merchantId, channel.path(), date);
+                StatementLedger.MERCHANT, channel.path(), date);
     }
 
     /** Each discrepancy of the run as {@code KIND ITEM ident STATE}. */

@@ -175,9 +175,13 @@ final class FakeProviders {
         String uri = exchange.getRequestURI().getRawPath().substring("/wx".length())
                 + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery());
         String method = exchange.getRequestMethod();
-        boolean verified = wxRequestVerifies(exchange.getRequestHeaders().getFirst("Authorization"), method, uri, body);
+        String signer = wxRequestSigner(exchange.getRequestHeaders().getFirst("Authorization"), method, uri, body);
+        boolean verified = keys.wxMchid().equals(signer);
         if (mode("wxpay").equals("down")) {
             return Answer.json(503, "{\"code\":\"SYSTEM_ERROR\",\"message\":\"系统错误\"}");
+        }
+        if (uri.startsWith("/v3/pay/partner/transactions/out-trade-no/")) {
+            return wxPartnerTransaction(uri, method, body, ProviderKeys.WX_PARTNER_MCHID.equals(signer));
         }
         if (uri.startsWith("/v3/pay/transactions/out-trade-no/") && uri.endsWith("/close") && method.equals("POST")) {
             String outTradeNo = URLDecoder.decode(uri.substring(34, uri.length() - "/close".length()), StandardCharsets.UTF_8);
@@ -185,7 +189,7 @@ final class FakeProviders {
             if (!verified) {
                 return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
             }
-            Payment payment = payments.get("wxpay/" + outTradeNo);
+            Payment payment = ownPayment("wxpay/" + outTradeNo);
             if (payment != null && payment.state().equals("SUCCESS")) {
                 return Answer.json(400, "{\"code\":\"ORDERPAID\",\"message\":\"订单已支付\"}");
             }
@@ -196,7 +200,9 @@ final class FakeProviders {
         }
         if (uri.startsWith("/v3/bill/tradebill?")) {
             Map<String, String> query = form(exchange.getRequestURI().getRawQuery());
-            String date = query.get("bill_date");
+            String subMchid = query.get("sub_mchid");
+            String date = onAccount(subMchid, query.get("bill_date"));
+            verified = subMchid == null ? verified : ProviderKeys.WX_PARTNER_MCHID.equals(signer);
             record("wxpay", "bill", date, verified);
             if (!verified) {
                 return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
@@ -207,11 +213,11 @@ final class FakeProviders {
             Bill bill = bills.getOrDefault("wxpay/" + date, new Bill("none", null, null));
             return switch (bill.status()) {
                 case "generated" -> wxSigned(200, "{\"hash_type\":\"SHA1\",\"hash_value\":\"" + bill.sha1()
-                        + "\",\"download_url\":\"" + base + "/wx/v3/billdownload/file?token=" + date + "&tartype=gzip\"}");
+                        + "\",\"download_url\":\"" + base + "/wx/v3/billdownload/file?token=" + encode(date) + "&tartype=gzip\"}");
                 case "creating" -> Answer.json(400, "{\"code\":\"STATEMENT_CREATING\",\"message\":\"账单生成中\"}");
                 case "none" -> Answer.json(400, "{\"code\":\"NO_STATEMENT_EXIST\",\"message\":\"请求的账单文件不存在\"}");
                 default -> wxSigned(200, "{\"hash_type\":\"SHA1\",\"hash_value\":\"" + bill.sha1()
-                        + "\",\"download_url\":\"" + base + "/wx/v3/billdownload/file?token=" + date + "&tartype=gzip\"}");
+                        + "\",\"download_url\":\"" + base + "/wx/v3/billdownload/file?token=" + encode(date) + "&tartype=gzip\"}");
             };
         }
         if (uri.startsWith("/v3/pay/transactions/out-trade-no/")) {
@@ -220,7 +226,7 @@ final class FakeProviders {
             if (!verified) {
                 return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
             }
-            Payment payment = payments.get("wxpay/" + outTradeNo);
+            Payment payment = ownPayment("wxpay/" + outTradeNo);
             if (payment == null) {
                 return Answer.json(404, "{\"code\":\"ORDER_NOT_EXIST\",\"message\":\"订单不存在\"}");
             }
@@ -233,8 +239,12 @@ final class FakeProviders {
                             payment.amountMinor()));
         }
         if (uri.startsWith("/v3/refund/domestic/refunds/") && method.equals("GET")) {
-            String outRefundNo = URLDecoder.decode(uri.substring("/v3/refund/domestic/refunds/".length()), StandardCharsets.UTF_8);
-            record("wxpay", "refund-query", outRefundNo, verified);
+            String path = uri.contains("?") ? uri.substring(0, uri.indexOf('?')) : uri;
+            String outRefundNo = URLDecoder.decode(path.substring("/v3/refund/domestic/refunds/".length()), StandardCharsets.UTF_8);
+            String subMchid = form(exchange.getRequestURI().getRawQuery() == null ? "" : exchange.getRequestURI().getRawQuery())
+                    .get("sub_mchid");
+            verified = subMchid == null ? verified : ProviderKeys.WX_PARTNER_MCHID.equals(signer);
+            record("wxpay", "refund-query", onAccount(subMchid, outRefundNo), verified);
             String stored = refundAnswers.get("wxpay/" + outRefundNo);
             if (!verified || stored == null) {
                 return Answer.json(verified ? 404 : 401, verified ? "{\"code\":\"RESOURCE_NOT_EXISTS\"}" : "{\"code\":\"SIGN_ERROR\"}");
@@ -245,9 +255,16 @@ final class FakeProviders {
         if (uri.equals("/v3/refund/domestic/refunds") && method.equals("POST")) {
             JsonNode request = JSON.readTree(body);
             String outRefundNo = request.path("out_refund_no").asText();
-            record("wxpay", "refund", outRefundNo, verified);
+            String subMchid = request.hasNonNull("sub_mchid") ? request.path("sub_mchid").asText() : null;
+            verified = subMchid == null ? verified : ProviderKeys.WX_PARTNER_MCHID.equals(signer);
+            record("wxpay", "refund", onAccount(subMchid, outRefundNo), verified);
             if (!verified) {
                 return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
+            }
+            boolean elsewhere = payments.values().stream().anyMatch(payment ->
+                    payment.tradeNo().equals(request.path("transaction_id").asText()) && !Objects.equals(payment.account(), subMchid));
+            if (elsewhere) {
+                return Answer.json(404, "{\"code\":\"RESOURCE_NOT_EXISTS\",\"message\":\"订单不存在\"}");
             }
             if (mode("wxpay").equals("reject")) {
                 return Answer.json(403, "{\"code\":\"NOT_ENOUGH\",\"message\":\"基本账户余额不足\"}");
@@ -270,16 +287,68 @@ final class FakeProviders {
         return Answer.json(404, "{\"code\":\"NOT_FOUND\"}");
     }
 
-    private boolean wxRequestVerifies(String authorization, String method, String uri, String body) {
+    /**
+     * A partner's sub-merchant's transaction: its query and its close, both naming the partner ({@code sp_mchid}, who
+     * must have signed) and the sub-merchant; a transaction is found only under the sub-merchant it belongs to.
+     */
+    private Answer wxPartnerTransaction(String uri, String method, String body, boolean signedByPartner) throws IOException {
+        String prefix = "/v3/pay/partner/transactions/out-trade-no/";
+        boolean close = uri.endsWith("/close") && method.equals("POST");
+        String outTradeNo = URLDecoder.decode(uri.substring(prefix.length(), close ? uri.length() - "/close".length()
+                : uri.indexOf('?')), StandardCharsets.UTF_8);
+        Map<String, String> named = close ? Map.of("sp_mchid", JSON.readTree(body).path("sp_mchid").asText(),
+                "sub_mchid", JSON.readTree(body).path("sub_mchid").asText()) : form(uri.substring(uri.indexOf('?') + 1));
+        String subMchid = named.get("sub_mchid");
+        boolean verified = signedByPartner && ProviderKeys.WX_PARTNER_MCHID.equals(named.get("sp_mchid"));
+        record("wxpay", close ? "close" : "query", onAccount(subMchid, outTradeNo), verified);
+        if (!verified) {
+            return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
+        }
+        Payment payment = Optional.ofNullable(payments.get("wxpay/" + outTradeNo))
+                .filter(found -> Objects.equals(found.account(), subMchid)).orElse(null);
+        if (close) {
+            if (payment != null && payment.state().equals("SUCCESS")) {
+                return Answer.json(400, "{\"code\":\"ORDERPAID\",\"message\":\"订单已支付\"}");
+            }
+            if (payment != null) {
+                payments.put("wxpay/" + outTradeNo, new Payment("CLOSED", payment.amountMinor(), payment.currency(),
+                        payment.tradeNo(), payment.account()));
+            }
+            return wxSigned(204, "");
+        }
+        if (payment == null) {
+            return Answer.json(404, "{\"code\":\"ORDER_NOT_EXIST\",\"message\":\"订单不存在\"}");
+        }
+        return wxSigned(200, """
+                {"sp_appid":"wx8888888888888888","sp_mchid":"%s","sub_appid":"wxd678efh567hg6999","sub_mchid":"%s",\
+                "out_trade_no":"%s","transaction_id":"%s","trade_type":"JSAPI","trade_state":"%s",\
+                "trade_state_desc":"支付成功","bank_type":"CMC","attach":"","success_time":"2026-12-03T10:34:56+08:00",\
+                "payer":{"sp_openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6o","sub_openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6p"},\
+                "amount":{"total":%d,"payer_total":%d,"currency":"CNY","payer_currency":"CNY"}}"""
+                .formatted(ProviderKeys.WX_PARTNER_MCHID, subMchid, outTradeNo, payment.tradeNo(), payment.state(),
+                        payment.amountMinor(), payment.amountMinor()));
+    }
+
+    /** A payment of the key's own merchant, not of a sub-merchant. */
+    private Payment ownPayment(String key) {
+        return Optional.ofNullable(payments.get(key)).filter(payment -> payment.account() == null).orElse(null);
+    }
+
+    /** The mchid of a request whose Authorization verifies: a merchant's, or a partner's acting for a sub-merchant. */
+    private String wxRequestSigner(String authorization, String method, String uri, String body) {
         if (authorization == null) {
-            return false;
+            return null;
         }
         Matcher auth = WX_AUTH.matcher(authorization);
-        if (!auth.matches() || !auth.group(1).equals(keys.wxMchid()) || !auth.group(5).equals(wxMerchantSerial)) {
-            return false;
+        if (!auth.matches() || !auth.group(5).equals(wxMerchantSerial)) {
+            return null;
         }
         String message = method + "\n" + uri + "\n" + auth.group(4) + "\n" + auth.group(2) + "\n" + body + "\n";
-        return verifies(wxMerchantPublic, message, auth.group(3));
+        return verifies(wxMerchantPublic, message, auth.group(3)) ? auth.group(1) : null;
+    }
+
+    private static String encode(String value) {
+        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
     private Answer wxSigned(int status, String body) {
@@ -536,7 +605,7 @@ final class FakeProviders {
                     date -> new CopyOnWriteArrayList<>());
             pages.add(Integer.parseInt(params.get("page")), body);
         } else {
-            bills.put(params.get("provider") + "/" + params.get("date"),
+            bills.put(params.get("provider") + "/" + onAccount(params.get("account"), params.get("date")),
                     new Bill(params.getOrDefault("status", "ok"), body, params.get("sha1")));
         }
         exchange.sendResponseHeaders(200, -1);
@@ -545,7 +614,8 @@ final class FakeProviders {
 
     private void wxBillFile(HttpExchange exchange) throws IOException {
         String uri = exchange.getRequestURI().getRawPath().substring("/wx".length()) + "?" + exchange.getRequestURI().getRawQuery();
-        boolean verified = wxRequestVerifies(exchange.getRequestHeaders().getFirst("Authorization"), "GET", uri, "");
+        String signer = wxRequestSigner(exchange.getRequestHeaders().getFirst("Authorization"), "GET", uri, "");
+        boolean verified = keys.wxMchid().equals(signer) || ProviderKeys.WX_PARTNER_MCHID.equals(signer);
         String date = form(exchange.getRequestURI().getRawQuery()).get("token");
         record("wxpay", "bill-download", date, verified);
         Bill bill = bills.get("wxpay/" + date);
@@ -609,7 +679,10 @@ final class FakeProviders {
         exchange.close();
     }
 
-    /** A Stripe key as seen from a connected account: {@code acct_.../key}; the key itself on the key's own account. */
+    /**
+     * A key as seen from a sub-merchant (a Stripe connected account, a WeChat Pay partner's sub-merchant):
+     * {@code <sub-merchant>/key}; the key itself for the key's own merchant.
+     */
     private static String onAccount(String account, String key) {
         return account == null ? key : account + "/" + key;
     }

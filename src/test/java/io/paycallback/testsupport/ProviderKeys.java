@@ -23,12 +23,24 @@ public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate
                            String stripeSecret, String stripeConnectSecret) {
 
     public static final String MERCHANT = "default";
-    /** A Stripe Connect platform with two connected accounts, each the account of a merchant of ours. */
+    /**
+     * The platform of {@link Platforms}: a Stripe Connect platform with two connected accounts, each the account of a
+     * merchant of ours.
+     */
     public static final String PLATFORM = "market";
     public static final String SHOP_A = "shop-a";
     public static final String SHOP_B = "shop-b";
     public static final String ACCOUNT_A = "acct_1ShopAAAAAAAAAAA";
     public static final String ACCOUNT_B = "acct_1ShopBBBBBBBBBBB";
+    /**
+     * The same platform as a WeChat Pay partner (服务商), the same two merchants its sub-merchants. It shares WeChat
+     * Pay's signing key and the merchant API key with the direct merchant (one fake WeChat Pay knows both); its own
+     * number and APIv3 key are its own.
+     */
+    public static final String WX_PARTNER_MCHID = "1230000109";
+    public static final String WX_PARTNER_API_V3_KEY = "p9o8i7u6y5t4r3e2w1q0p9o8i7u6y5t4";
+    public static final String SUB_MCHID_A = "1900000201";
+    public static final String SUB_MCHID_B = "1900000202";
     public static final String WX_SERIAL = "PUB_KEY_ID_0114232134912410000000000000";
     private static final String PREFIX = "test.provider-keys.";
 
@@ -55,11 +67,7 @@ public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate
         config.put(merchant + "alipay.app-id", alipayAppId);
         config.put(merchant + "alipay.public-key", alipayPublicDer);
         config.put(merchant + "stripe.webhook-secrets", stripeSecret);
-        config.put("paycallback.platforms." + PLATFORM + ".stripe.webhook-secrets", stripeConnectSecret);
-        config.put("paycallback.merchants." + SHOP_A + ".stripe-connect.platform", PLATFORM);
-        config.put("paycallback.merchants." + SHOP_A + ".stripe-connect.account", ACCOUNT_A);
-        config.put("paycallback.merchants." + SHOP_B + ".stripe-connect.platform", PLATFORM);
-        config.put("paycallback.merchants." + SHOP_B + ".stripe-connect.account", ACCOUNT_B);
+        config.put(PREFIX + "stripe-connect-secret", stripeConnectSecret);
         config.put(PREFIX + "wx-private", der(wxPrivate.getEncoded()));
         config.put(PREFIX + "wx-public", wxPublicDer);
         config.put(PREFIX + "alipay-private", der(alipayPrivate.getEncoded()));
@@ -81,7 +89,7 @@ public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate
                 privateKey(config.getValue(PREFIX + "alipay-private", String.class)),
                 config.getValue(PREFIX + "alipay-public", String.class),
                 config.getValue(merchant + "stripe.webhook-secrets", String.class),
-                config.getValue("paycallback.platforms." + PLATFORM + ".stripe.webhook-secrets", String.class));
+                config.getValue(PREFIX + "stripe-connect-secret", String.class));
     }
 
     private static String der(byte[] encoded) {

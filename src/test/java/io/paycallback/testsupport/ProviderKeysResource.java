@@ -25,9 +25,6 @@ public class ProviderKeysResource implements QuarkusTestResourceLifecycleManager
         ProviderKeys keys = ProviderKeys.generate();
         Map<String, String> config = new HashMap<>(keys.asConfig());
         config.putAll(startFakes(keys, 0));
-        // The platform acts for its connected accounts with its own key, which the fake Stripe takes as the one it knows.
-        config.put("paycallback.platforms." + ProviderKeys.PLATFORM + ".stripe.api-key",
-                config.get("paycallback.merchants." + ProviderKeys.MERCHANT + ".stripe.api-key"));
         return config;
     }
 

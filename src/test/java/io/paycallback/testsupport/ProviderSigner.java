@@ -57,10 +57,43 @@ public final class ProviderSigner {
         return wx("REFUND.SUCCESS", "refund", plaintext, now);
     }
 
+    /**
+     * A partner's (服务商) payment notice as its notify_url receives it: naming the partner and the sub-merchant instead
+     * of an mchid, encrypted with the partner's APIv3 key (wechatpay-java's partnerpayments {@code Transaction}).
+     */
+    public SignedCallback wxPartnerPayment(String subMchid, String outTradeNo, String transactionId, long totalFen,
+                                           String tradeState, Instant now) {
+        String plaintext = """
+                {"sp_appid":"wx8888888888888888","sp_mchid":"%s","sub_appid":"wxd678efh567hg6999","sub_mchid":"%s",\
+                "out_trade_no":"%s","transaction_id":"%s","trade_type":"JSAPI","trade_state":"%s",\
+                "trade_state_desc":"支付成功","bank_type":"CMC","attach":"","success_time":"2026-12-02T10:34:56+08:00",\
+                "payer":{"sp_openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6o","sub_openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6p"},\
+                "amount":{"total":%d,"payer_total":%d,"currency":"CNY","payer_currency":"CNY"}}"""
+                .formatted(ProviderKeys.WX_PARTNER_MCHID, subMchid, outTradeNo, transactionId, tradeState, totalFen, totalFen);
+        return wx(ProviderKeys.WX_PARTNER_API_V3_KEY, "TRANSACTION.SUCCESS", "transaction", plaintext, now);
+    }
+
+    /** A partner's refund notice: {@code sp_mchid} and {@code sub_mchid}, the partner's APIv3 key. */
+    public SignedCallback wxPartnerRefund(String subMchid, String outTradeNo, String transactionId, String outRefundNo,
+                                          String refundId, long totalFen, long refundFen, String refundStatus, Instant now) {
+        String plaintext = """
+                {"sp_mchid":"%s","sub_mchid":"%s","out_trade_no":"%s","transaction_id":"%s","out_refund_no":"%s",\
+                "refund_id":"%s","refund_status":"%s","success_time":"2026-12-02T10:34:56+08:00",\
+                "user_received_account":"招商银行信用卡0403","amount":{"total":%d,"refund":%d,"payer_total":%d,"payer_refund":%d}}"""
+                .formatted(ProviderKeys.WX_PARTNER_MCHID, subMchid, outTradeNo, transactionId, outRefundNo, refundId,
+                        refundStatus, totalFen, refundFen, totalFen, refundFen);
+        return wx(ProviderKeys.WX_PARTNER_API_V3_KEY, "REFUND.SUCCESS", "refund", plaintext, now);
+    }
+
     public SignedCallback wx(String eventType, String originalType, String plaintext, Instant now) {
+        return wx(keys.apiV3Key(), eventType, originalType, plaintext, now);
+    }
+
+    /** A notice whose resource is encrypted with {@code apiV3Key}, signed with WeChat Pay's key. */
+    public SignedCallback wx(String apiV3Key, String eventType, String originalType, String plaintext, Instant now) {
         String nonce = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         String associatedData = originalType;
-        String ciphertext = aesGcm(keys.apiV3Key().getBytes(StandardCharsets.UTF_8), nonce, associatedData, plaintext);
+        String ciphertext = aesGcm(apiV3Key.getBytes(StandardCharsets.UTF_8), nonce, associatedData, plaintext);
         String body = """
                 {"id":"EV-%s","create_time":"2026-12-02T10:34:56+08:00","resource_type":"encrypt-resource",\
                 "event_type":"%s","summary":"支付成功","resource":{"original_type":"%s","algorithm":"AEAD_AES_256_GCM",\

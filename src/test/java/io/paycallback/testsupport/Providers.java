@@ -20,12 +20,15 @@ public final class Providers {
                 .post(base + "/control/payment").then().statusCode(200);
     }
 
-    /** A PaymentIntent on a Stripe connected account: found only by calls that name the account. */
-    public void connectedPayment(String account, String outTradeNo, String state, long amount, String currency,
-                                 String paymentIntent) {
-        given().queryParam("provider", "stripe").queryParam("account", account).queryParam("outTradeNo", outTradeNo)
+    /**
+     * A payment of a platform's sub-merchant (a Stripe connected account, a WeChat Pay partner's sub-merchant): found
+     * only by calls that name it.
+     */
+    public void subMerchantPayment(String provider, String subMerchant, String outTradeNo, String state, long amount,
+                                   String currency, String tradeNo) {
+        given().queryParam("provider", provider).queryParam("account", subMerchant).queryParam("outTradeNo", outTradeNo)
                 .queryParam("state", state).queryParam("amount", amount).queryParam("currency", currency)
-                .queryParam("tradeNo", paymentIntent).post(base + "/control/payment").then().statusCode(200);
+                .queryParam("tradeNo", tradeNo).post(base + "/control/payment").then().statusCode(200);
     }
 
     /** {@code ok}, {@code bad-signature}, {@code lose-answer}, {@code reject}, {@code refund-pending} or {@code down}. */
@@ -51,8 +54,16 @@ public final class Providers {
      * @param sha1   WeChat Pay: the hash_value its answer states (a wrong one makes the download look tampered)
      */
     public void bill(String provider, LocalDate date, String status, byte[] file, String sha1) {
+        bill(provider, null, date, status, file, sha1);
+    }
+
+    /** The same, for a platform's sub-merchant ({@code null}: the key's own merchant). */
+    public void bill(String provider, String subMerchant, LocalDate date, String status, byte[] file, String sha1) {
         var request = given().queryParam("provider", provider).queryParam("date", date.toString())
                 .queryParam("status", status).contentType("application/octet-stream").body(file);
+        if (subMerchant != null) {
+            request.queryParam("account", subMerchant);
+        }
         if (sha1 != null) {
             request.queryParam("sha1", sha1);
         }

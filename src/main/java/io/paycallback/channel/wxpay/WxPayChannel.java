@@ -26,7 +26,8 @@ import java.util.Set;
 
 /**
  * WeChat Pay API v3 notices: RSA signature over {@code timestamp\nnonce\nbody\n}, then an AES-256-GCM {@code resource}
- * whose plaintext is the payment or refund.
+ * whose plaintext is the payment or refund. A partner's (服务商) notices are signed and encrypted with the partner's keys
+ * and name the partner ({@code sp_mchid}) and the sub-merchant ({@code sub_mchid}), whose merchant the notice is for.
  */
 public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
 
@@ -151,15 +152,13 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
     }
 
     private static Notice notice(CallbackRequest request, WxPayMerchant merchant, JsonNode plaintext) throws Rejection {
-        if (!merchant.mchid().equals(JsonFields.text(plaintext, "mchid"))) {
-            throw Rejection.malformed("mchid is not the configured merchant");
-        }
+        String merchantId = merchant.merchantOf(request.merchantId(), plaintext);
         boolean refund = plaintext.has("refund_status");
         if (!refund && !plaintext.has("trade_state")) {
             throw Rejection.malformed("neither trade_state nor refund_status");
         }
         // What the notice is decides its ledger, not the notify_url it was sent to: a refund request may name the payment's.
-        return refund ? refund(request.merchantId(), plaintext) : payment(request.merchantId(), plaintext);
+        return refund ? refund(merchantId, plaintext) : payment(merchantId, plaintext);
     }
 
     /** A transaction: the plaintext of a payment notice, or the answer of a transaction query. */

@@ -1,5 +1,9 @@
 package io.paycallback.channel.wxpay;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.paycallback.channel.JsonFields;
+import io.paycallback.channel.Rejection;
+
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
@@ -8,12 +12,16 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * One merchant's WeChat Pay keys.
+ * One merchant's WeChat Pay keys, or a partner's (服务商), whose notices are about its sub-merchants.
  *
- * @param apiV3Key   the AES-256-GCM key of notice resources
- * @param publicKeys platform certificate serial or {@code PUB_KEY_ID_...} to WeChat Pay's public key; several during rotation
+ * @param mchid        the merchant's number; a partner's own ({@code sp_mchid})
+ * @param apiV3Key     the AES-256-GCM key of notice resources
+ * @param publicKeys   platform certificate serial or {@code PUB_KEY_ID_...} to WeChat Pay's public key; several during rotation
+ * @param subMerchants for a partner, each sub-merchant's number ({@code sub_mchid}) we serve to its merchant id; empty
+ *                     for a direct merchant
  */
-public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys) {
+public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys,
+                            Map<String, String> subMerchants) {
 
     /** WeChat Pay's merchant numbers are numbers (10 digits today); every notice's mchid is checked against it. */
     private static final Pattern MCHID = Pattern.compile("[0-9]{6,32}");
@@ -32,6 +40,38 @@ public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, Public
             throw new IllegalArgumentException("public-keys is empty");
         }
         publicKeys = Map.copyOf(publicKeys);
+        subMerchants = Map.copyOf(subMerchants);
+    }
+
+    /** A direct merchant. */
+    public WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys) {
+        this(mchid, apiV3Key, publicKeys, Map.of());
+    }
+
+    /** Whether this is a merchant number as WeChat Pay gives them. */
+    public static boolean isMchid(String mchid) {
+        return mchid != null && MCHID.matcher(mchid).matches();
+    }
+
+    /**
+     * The merchant a notice's plaintext is about: a direct merchant's must name its {@code mchid}; a partner's must name
+     * the partner as {@code sp_mchid} and a sub-merchant we serve as {@code sub_mchid}, whose merchant it is.
+     */
+    String merchantOf(String pathMerchantId, JsonNode plaintext) throws Rejection {
+        if (subMerchants.isEmpty()) {
+            if (!mchid.equals(JsonFields.text(plaintext, "mchid"))) {
+                throw Rejection.malformed("mchid is not the configured merchant");
+            }
+            return pathMerchantId;
+        }
+        if (!mchid.equals(JsonFields.optionalText(plaintext, "sp_mchid"))) {
+            throw Rejection.malformed("sp_mchid is not the configured partner");
+        }
+        String merchantId = subMerchants.get(JsonFields.text(plaintext, "sub_mchid"));
+        if (merchantId == null) {
+            throw Rejection.malformed("sub_mchid is not a sub-merchant configured for this partner");
+        }
+        return merchantId;
     }
 
     /** The APIv3 key as configured: its UTF-8 bytes are the AES key, so it must be exactly 32 bytes. */
@@ -45,6 +85,7 @@ public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, Public
 
     @Override
     public String toString() {
-        return "WxPayMerchant[mchid=" + mchid + ", serials=" + publicKeys.keySet() + "]";
+        return "WxPayMerchant[mchid=" + mchid + ", serials=" + publicKeys.keySet() + ", sub-merchants="
+                + subMerchants.keySet() + "]";
     }
 }

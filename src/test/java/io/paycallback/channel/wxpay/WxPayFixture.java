@@ -36,6 +36,23 @@ final class WxPayFixture {
                 .formatted(MCHID, refundStatus, refundFen, refundFen);
     }
 
+    /** A partner's (服务商) payment plaintext, as wechatpay-java's partnerpayments {@code Transaction} reads it. */
+    static String partnerPayment(String spMchid, String subMchid, String tradeState, long totalFen) {
+        return """
+                {"sp_appid":"wx8888888888888888","sp_mchid":"%s","sub_appid":"wxd678efh567hg6999","sub_mchid":"%s",\
+                "out_trade_no":"ORDER-1","transaction_id":"4200000001202601010000000001","trade_type":"JSAPI",\
+                "trade_state":"%s","trade_state_desc":"\u652f\u4ed8\u6210\u529f","success_time":"2026-01-01T08:00:00+08:00",\
+                "payer":{"sp_openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6o","sub_openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6p"},\
+                "amount":{"total":%d,"payer_total":%d,"currency":"CNY","payer_currency":"CNY"}}"""
+                .formatted(spMchid, subMchid, tradeState, totalFen, totalFen);
+    }
+
+    /** A partner's refund plaintext: {@code sp_mchid} and {@code sub_mchid} instead of {@code mchid}. */
+    static String partnerRefund(String spMchid, String subMchid, String refundStatus, long refundFen) {
+        return refund(refundStatus, refundFen).replace("\"mchid\":\"" + MCHID + "\"",
+                "\"sp_mchid\":\"" + spMchid + "\",\"sub_mchid\":\"" + subMchid + "\"");
+    }
+
     static String encrypt(String plaintext, String apiV3Key) {
         return ProviderSigner.aesGcm(apiV3Key.getBytes(StandardCharsets.UTF_8), NONCE, ASSOCIATED_DATA, plaintext);
     }

@@ -90,6 +90,35 @@ class WxPaySdkCrossCheckTest {
         assertEquals(BigDecimal.valueOf(notification.getAmount().getRefund(), 2), refund.amount());
     }
 
+    /**
+     * A partner's notice, decrypted by the SDK with the partner's key into its partnerpayments {@code Transaction}: the
+     * sub-merchant it names is the one whose merchant we store it for, and the payment's fields are the same.
+     */
+    @Test
+    void aPartnerPaymentTheSdkReadsWeReadForTheSubMerchantItNames() {
+        String partnerKey = "p9o8i7u6y5t4r3e2w1q0p9o8i7u6y5t4";
+        WxPayChannel partner = new WxPayChannel(Map.of("market", new WxPayMerchant("1230000109",
+                WxPayMerchant.apiV3Key(partnerKey), Map.of(SERIAL, PLATFORM.getPublic()), Map.of("1900000201", "shop-a"))),
+                Clock.fixed(NOW, ZoneOffset.UTC));
+        NotificationParser partnerSdk = new NotificationParser(new RSAPublicKeyNotificationConfig.Builder()
+                .publicKey(PLATFORM.getPublic()).publicKeyId(SERIAL).apiV3Key(partnerKey).build());
+        String body = WxPayFixture.body("TRANSACTION.SUCCESS", WxPayFixture.encrypt(
+                WxPayFixture.partnerPayment("1230000109", "1900000201", "SUCCESS", 8800), partnerKey));
+        CallbackRequest signed = WxPayFixture.signed(CallbackKind.PAYMENT, PLATFORM.getPrivate(), SERIAL, NOW.getEpochSecond(), body);
+
+        com.wechat.pay.java.service.partnerpayments.jsapi.model.Transaction transaction =
+                partnerSdk.parse(sdkParam(signed), com.wechat.pay.java.service.partnerpayments.jsapi.model.Transaction.class);
+        Notice.Payment payment = (Notice.Payment) assertInstanceOf(Verdict.Accepted.class, partner.read(
+                new CallbackRequest("market", CallbackKind.PAYMENT, signed.headers(), signed.body()))).notice();
+
+        assertEquals("1230000109", transaction.getSpMchid());
+        assertEquals("1900000201", transaction.getSubMchid());
+        assertEquals("shop-a", payment.merchantId());
+        assertEquals(transaction.getOutTradeNo(), payment.outTradeNo());
+        assertEquals(transaction.getTransactionId(), payment.channelTradeNo());
+        assertEquals(BigDecimal.valueOf(transaction.getAmount().getTotal(), 2), payment.amount());
+    }
+
     @Test
     void sdkSignedAndSdkEncryptedNoticeIsAccepted() {
         String plaintext = WxPayFixture.payment("SUCCESS", 1);

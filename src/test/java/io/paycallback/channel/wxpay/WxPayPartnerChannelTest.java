@@ -1,0 +1,114 @@
+package io.paycallback.channel.wxpay;
+
+import io.paycallback.channel.CallbackKind;
+import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Notice;
+import io.paycallback.channel.TestKeys;
+import io.paycallback.channel.Verdict;
+import io.paycallback.trade.ChannelId;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+
+import static io.paycallback.channel.wxpay.WxPayFixture.API_V3_KEY;
+import static io.paycallback.channel.wxpay.WxPayFixture.MCHID;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+/**
+ * A partner's (服务商) notify_url: notices signed by WeChat Pay and encrypted with the partner's APIv3 key, naming the
+ * partner ({@code sp_mchid}) and a sub-merchant ({@code sub_mchid}), whose merchant the notice is for.
+ */
+class WxPayPartnerChannelTest {
+
+    private static final KeyPair PLATFORM = TestKeys.rsa();
+    private static final String SERIAL = "PUB_KEY_ID_0114232134912410000000000000";
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+    private static final String SP_MCHID = "1230000109";
+    private static final String PARTNER_KEY = "p9o8i7u6y5t4r3e2w1q0p9o8i7u6y5t4";
+
+    private final WxPayChannel channel = new WxPayChannel(Map.of(
+            "default", new WxPayMerchant(MCHID, WxPayMerchant.apiV3Key(API_V3_KEY), Map.of(SERIAL, PLATFORM.getPublic())),
+            "market", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(PARTNER_KEY), Map.of(SERIAL, PLATFORM.getPublic()),
+                    Map.of("1900000201", "shop-a", "1900000202", "shop-b")),
+            "shop-a", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(PARTNER_KEY), Map.of(SERIAL, PLATFORM.getPublic()),
+                    Map.of("1900000201", "shop-a"))),
+            Clock.fixed(NOW, ZoneOffset.UTC));
+
+    private Verdict read(String pathId, CallbackKind kind, String plaintext, String apiV3Key) {
+        String body = WxPayFixture.body(kind == CallbackKind.PAYMENT ? "TRANSACTION.SUCCESS" : "REFUND.SUCCESS",
+                WxPayFixture.encrypt(plaintext, apiV3Key));
+        CallbackRequest signed = WxPayFixture.signed(kind, PLATFORM.getPrivate(), SERIAL, NOW.getEpochSecond(), body);
+        return channel.read(new CallbackRequest(pathId, kind, signed.headers(), signed.body()));
+    }
+
+    @Test
+    void aSubMerchantsPaymentIsItsMerchants() {
+        Verdict verdict = read("market", CallbackKind.PAYMENT,
+                WxPayFixture.partnerPayment(SP_MCHID, "1900000202", "SUCCESS", 8800), PARTNER_KEY);
+        assertEquals(new Verdict.Accepted(new Notice.Payment("shop-b", ChannelId.WXPAY, "4200000001202601010000000001",
+                "ORDER-1", "SUCCESS", new BigDecimal("88.00"), "CNY")), verdict);
+    }
+
+    @Test
+    void aSubMerchantsRefundIsItsMerchants() {
+        Notice.Refund refund = assertInstanceOf(Notice.Refund.class, assertInstanceOf(Verdict.Accepted.class,
+                read("market", CallbackKind.REFUND, WxPayFixture.partnerRefund(SP_MCHID, "1900000201", "SUCCESS", 100),
+                        PARTNER_KEY)).notice());
+        assertEquals("shop-a", refund.merchantId());
+        assertEquals(new BigDecimal("1.00"), refund.amount());
+    }
+
+    @Test
+    void aSubMerchantThePartnerDoesNotServeIsHeldNotPaid() {
+        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"),
+                read("market", CallbackKind.PAYMENT, WxPayFixture.partnerPayment(SP_MCHID, "1900000999", "SUCCESS", 8800),
+                        PARTNER_KEY));
+    }
+
+    @Test
+    void aNoticeForAnotherPartnerOrADirectMerchantIsHeld() {
+        assertEquals(new Verdict.Malformed("sp_mchid is not the configured partner"), read("market", CallbackKind.PAYMENT,
+                WxPayFixture.partnerPayment("1230000999", "1900000201", "SUCCESS", 8800), PARTNER_KEY));
+        assertEquals(new Verdict.Malformed("sp_mchid is not the configured partner"), read("market", CallbackKind.PAYMENT,
+                WxPayFixture.payment("SUCCESS", 8800), PARTNER_KEY));
+        // And a partner's notice is no direct merchant's.
+        assertEquals(new Verdict.Malformed("missing mchid"), read("default", CallbackKind.PAYMENT,
+                WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 8800), API_V3_KEY));
+    }
+
+    @Test
+    void eachIsDecryptedWithItsOwnKey() {
+        assertEquals(new Verdict.Malformed("resource does not decrypt"), read("market", CallbackKind.PAYMENT,
+                WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 8800), API_V3_KEY));
+    }
+
+    @Test
+    void aSubMerchantsOwnPathTakesOnlyItsOwnNotices() {
+        assertEquals("shop-a", ((Notice.Payment) ((Verdict.Accepted) read("shop-a", CallbackKind.PAYMENT,
+                WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 1), PARTNER_KEY)).notice()).merchantId());
+        assertInstanceOf(Verdict.Malformed.class, read("shop-a", CallbackKind.PAYMENT,
+                WxPayFixture.partnerPayment(SP_MCHID, "1900000202", "SUCCESS", 1), PARTNER_KEY));
+    }
+
+    @Test
+    void anUnpaidStateIsIgnoredOnlyOnceTheSubMerchantIsKnown() {
+        assertInstanceOf(Notice.Ignored.class, assertInstanceOf(Verdict.Accepted.class, read("market",
+                CallbackKind.PAYMENT, WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "NOTPAY", 1), PARTNER_KEY)).notice());
+    }
+
+    @Test
+    void aStoredNoticeIsReadAgainForItsMerchant() {
+        String body = WxPayFixture.body("TRANSACTION.SUCCESS",
+                WxPayFixture.encrypt(WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 1), PARTNER_KEY));
+        Verdict verdict = channel.parseStored(new CallbackRequest("shop-a", CallbackKind.PAYMENT, Map.of(),
+                body.getBytes(StandardCharsets.UTF_8)));
+        assertEquals("shop-a", ((Notice.Payment) ((Verdict.Accepted) verdict).notice()).merchantId());
+    }
+}

@@ -1,0 +1,174 @@
+package io.paycallback.platform;
+
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.lease.Scanner;
+import io.paycallback.order.Refunds;
+import io.paycallback.orderquery.OrderQueries;
+import io.paycallback.orderquery.OrderQueryHandler;
+import io.paycallback.testsupport.AgainstFakeProviders;
+import io.paycallback.testsupport.Api;
+import io.paycallback.testsupport.Concurrently;
+import io.paycallback.testsupport.Ids;
+import io.paycallback.testsupport.Platforms;
+import io.paycallback.testsupport.Send;
+import io.paycallback.testsupport.SignedCallback;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static io.paycallback.testsupport.ProviderKeys.PLATFORM;
+import static io.paycallback.testsupport.ProviderKeys.SHOP_A;
+import static io.paycallback.testsupport.ProviderKeys.SHOP_B;
+import static io.paycallback.testsupport.ProviderKeys.SUB_MCHID_A;
+import static io.paycallback.testsupport.ProviderKeys.SUB_MCHID_B;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A WeChat Pay partner (服务商, the platform {@code market}) collecting for two merchants of ours, its sub-merchants
+ * (特约商户): its notices are verified with WeChat Pay's keys, decrypted with the partner's APIv3 key and belong to the
+ * merchant of the {@code sub_mchid} they name; every call for such a merchant is signed by the partner and names the
+ * sub-merchant (the partner transaction endpoints, {@code sub_mchid} on refunds). The direct merchant runs beside it.
+ */
+@QuarkusTest
+@TestProfile(Platforms.class)
+class WxPayPartnerTest extends AgainstFakeProviders {
+
+    private static final String PARTNER_PATH = "/pay/callback/wxpay/" + PLATFORM;
+
+    @Inject
+    Scanner scanner;
+    @Inject
+    OrderQueryHandler reconciler;
+
+    private String order(String merchantId, String amount) {
+        String outTradeNo = Ids.unique("SP");
+        Api.createOrder(merchantId, outTradeNo, amount, "CNY").then().statusCode(201);
+        return outTradeNo;
+    }
+
+    private SignedCallback paid(String subMchid, String outTradeNo, String transactionId, long fen) {
+        return signer.wxPartnerPayment(subMchid, outTradeNo, transactionId, fen, "SUCCESS", Instant.now());
+    }
+
+    @Test
+    void aSubMerchantsPaymentPushedTwiceAtOncePaysItsMerchantsOrderOnce() throws Exception {
+        String outTradeNo = order(SHOP_A, "88.00");
+        Api.createOrder(outTradeNo, "88.00", "CNY").then().statusCode(201);
+        String transactionId = Ids.unique("42000");
+        SignedCallback callback = paid(SUB_MCHID_A, outTradeNo, transactionId, 8800);
+
+        List<Integer> statuses = Concurrently.times(4, () -> Send.post(PARTNER_PATH, callback).statusCode());
+
+        assertThat(statuses).containsOnly(200);
+        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_A, outTradeNo)));
+        assertThat(db.rows("SELECT merchant_id FROM pay_callback_log WHERE channel_trade_no = ?", transactionId))
+                .singleElement().satisfies(row -> assertThat(row.getString("merchant_id")).isEqualTo(SHOP_A));
+        assertThat(db.count("SELECT COUNT(DISTINCT source) FROM outbox WHERE type = 'order.paid' AND merchant_id = ?"
+                + " AND out_trade_no = ?", SHOP_A, outTradeNo)).isEqualTo(1);
+        assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PENDING");
+    }
+
+    @Test
+    void aSubMerchantThePartnerDoesNotServeIsQuarantinedAndPaysNothing() {
+        String outTradeNo = order(SHOP_A, "88.00");
+        String transactionId = Ids.unique("42000");
+
+        Send.post(PARTNER_PATH, paid("1900000999", outTradeNo, transactionId, 8800)).then().statusCode(400);
+
+        assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE channel_trade_no = ?", transactionId)).isZero();
+        assertThat(db.count("SELECT COUNT(*) FROM quarantine WHERE channel = 'wxpay' AND merchant_id = ? AND reason = ?",
+                PLATFORM, "sub_mchid is not a sub-merchant configured for this partner")).isPositive();
+        assertThat(Api.orderStatus(SHOP_A, outTradeNo)).isEqualTo("PENDING");
+    }
+
+    @Test
+    void aPartnerRefundNoticeRefundsItsSubMerchantsOrder() {
+        String outTradeNo = order(SHOP_B, "30.00");
+        String transactionId = Ids.unique("42000");
+        Send.post(PARTNER_PATH, paid(SUB_MCHID_B, outTradeNo, transactionId, 3000)).then().statusCode(200);
+        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_B, outTradeNo)));
+        String outRefundNo = Ids.unique("DASH");
+
+        Send.post("/refund/callback/wxpay/" + PLATFORM, signer.wxPartnerRefund(SUB_MCHID_B, outTradeNo, transactionId,
+                outRefundNo, Ids.unique("5030"), 3000, 1000, "SUCCESS", Instant.now())).then().statusCode(200);
+
+        awaitRefundStatus(outRefundNo, "SUCCEEDED");
+        assertThat(db.first("SELECT merchant_id FROM refunds WHERE refund_no = ?", outRefundNo).getString("merchant_id"))
+                .isEqualTo(SHOP_B);
+        await().atMost(WAIT).until(() -> events("refund.succeeded", outTradeNo) == 1);
+    }
+
+    @Test
+    void aQueryUsesThePartnerEndpointNamingTheSubMerchant() {
+        String outTradeNo = order(SHOP_A, "12.00");
+        db.update("UPDATE orders SET created_at = DATE_SUB(NOW(3), INTERVAL 2 HOUR) WHERE merchant_id = ? AND out_trade_no = ?",
+                SHOP_A, outTradeNo);
+        providers.subMerchantPayment("wxpay", SUB_MCHID_A, outTradeNo, "SUCCESS", 1200, "CNY", Ids.unique("42000"));
+
+        reconciler.enrol();
+        scanner.drain(OrderQueries.TABLE);
+        scanner.drain(CallbackLog.PAYMENT.leased());
+
+        assertThat(Api.orderStatus(SHOP_A, outTradeNo)).isEqualTo("PAID");
+        assertThat(providers.requestsFor("wxpay", "query", SUB_MCHID_A + "/" + outTradeNo)).singleElement()
+                .satisfies(line -> assertThat(line).contains(" verified "));
+        assertThat(providers.requestsFor("wxpay", "query", outTradeNo)).isEmpty();
+    }
+
+    @Test
+    void aPaymentMadeTwiceIsRefundedForTheSubMerchantAndAskedAboutThere() {
+        String outTradeNo = order(SHOP_A, "19.99");
+        Send.post(PARTNER_PATH, paid(SUB_MCHID_A, outTradeNo, Ids.unique("42000"), 1999)).then().statusCode(200);
+        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_A, outTradeNo)));
+        String second = Ids.unique("42000");
+        providers.subMerchantPayment("wxpay", SUB_MCHID_A, Ids.unique("SECOND"), "SUCCESS", 1999, "CNY", second);
+        Send.post(PARTNER_PATH, paid(SUB_MCHID_A, outTradeNo, second, 1999)).then().statusCode(200);
+        String refundNo = "RFP" + db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", second).getLong("id");
+        awaitRefundStatus(refundNo, "REQUESTED");
+        providers.mode("wxpay", "refund-pending");
+
+        scanner.drain(Refunds.SUBMISSIONS);
+        awaitRefundStatus(refundNo, "SUBMITTED");
+        providers.mode("wxpay", "ok");
+        db.update("UPDATE refund_submissions SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE refund_no = ?", refundNo);
+        scanner.drain(Refunds.SUBMISSIONS);
+        scanner.drain(CallbackLog.REFUND.leased());
+
+        awaitRefundStatus(refundNo, "SUCCEEDED");
+        assertThat(db.first("SELECT merchant_id FROM refunds WHERE refund_no = ?", refundNo).getString("merchant_id"))
+                .isEqualTo(SHOP_A);
+        assertThat(providers.requestsFor("wxpay", "refund", SUB_MCHID_A + "/" + refundNo)).singleElement()
+                .satisfies(line -> assertThat(line).contains(" verified "));
+        assertThat(providers.requestsFor("wxpay", "refund-query", SUB_MCHID_A + "/" + refundNo)).singleElement()
+                .satisfies(line -> assertThat(line).contains(" verified "));
+    }
+
+    @Test
+    void anOrderIsClosedAtThePartnerEndpointForItsSubMerchant() {
+        String outTradeNo = order(SHOP_B, "19.99");
+        providers.subMerchantPayment("wxpay", SUB_MCHID_B, outTradeNo, "NOTPAY", 1999, "CNY", Ids.unique("42000"));
+
+        Api.closeOrder(SHOP_B, outTradeNo).then().statusCode(200);
+
+        assertThat(Api.orderStatus(SHOP_B, outTradeNo)).isEqualTo("CLOSED");
+        assertThat(providers.requestsFor("wxpay", "close", SUB_MCHID_B + "/" + outTradeNo)).singleElement()
+                .satisfies(line -> assertThat(line).contains(" verified "));
+    }
+
+    @Test
+    void aSubMerchantsPaidOrderCannotBeClosedAndIsPaidOnce() {
+        String outTradeNo = order(SHOP_B, "19.99");
+        providers.subMerchantPayment("wxpay", SUB_MCHID_B, outTradeNo, "SUCCESS", 1999, "CNY", Ids.unique("42000"));
+
+        Api.closeOrder(SHOP_B, outTradeNo).then().statusCode(409);
+
+        assertThat(Api.orderStatus(SHOP_B, outTradeNo)).isEqualTo("PAID");
+        assertThat(db.count("SELECT COUNT(DISTINCT source) FROM outbox WHERE type = 'order.paid' AND merchant_id = ?"
+                + " AND out_trade_no = ?", SHOP_B, outTradeNo)).isEqualTo(1);
+    }
+}
