@@ -21,6 +21,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The ingest rules, in order: gate, verify on the raw body, reserve with one INSERT, answer. Success is only ever
@@ -99,10 +100,21 @@ public class CallbackService {
             }
         }
         Notice notice = ((Verdict.Accepted) verdict).notice();
-        if (notice instanceof Notice.Ignored) {
+        if (notice instanceof Notice.Ignored
+                || notice instanceof Notice.Combined combined && combined.payments().isEmpty()) {
             return Uni.createFrom().item(CallbackResult.IGNORED);
         }
         Pickup pickup = worker.hasRoom() ? Pickup.CALLER : Pickup.SCANNER;
+        if (notice instanceof Notice.Combined combined) {
+            return inbox.reserve(combined.payments(), request.body(), pickup, Origin.CALLBACK, span.traceparent())
+                    .ifNoItem().after(storeTimeout).fail()
+                    .map(this::acceptedAll)
+                    .onFailure().recoverWithItem(failure -> {
+                        try (Traced.Current ignored = span.makeCurrent()) {
+                            return storeFailed(channel, request, failure);
+                        }
+                    });
+        }
         Uni<Reservation> reservation;
         if (notice instanceof Notice.Payment payment) {
             reservation = inbox.reserve(payment, request.body(), pickup, Origin.CALLBACK, span.traceparent());
@@ -120,6 +132,20 @@ public class CallbackService {
                         return storeFailed(channel, request, failure);
                     }
                 });
+    }
+
+    /**
+     * A combine notice is new when any of its sub-orders was; a failure part way has stored some, which the provider's
+     * next push then finds reserved, so it is answered like any store failure.
+     */
+    private CallbackResult acceptedAll(List<Reservation> reservations) {
+        CallbackResult result = CallbackResult.DUPLICATE;
+        for (Reservation reservation : reservations) {
+            if (accepted(reservation) == CallbackResult.NEW) {
+                result = CallbackResult.NEW;
+            }
+        }
+        return result;
     }
 
     private CallbackResult accepted(Reservation reservation) {

@@ -2,6 +2,7 @@ package io.paycallback.channel;
 
 import io.paycallback.trade.ChannelId;
 import java.math.BigDecimal;
+import java.util.List;
 
 /** A verified, parsed callback in provider-neutral terms. */
 public sealed interface Notice {
@@ -44,6 +45,26 @@ public sealed interface Notice {
      */
     record RefundPending(String merchantId, ChannelId channel, String refundNo, String channelRefundId,
                          String channelTradeNo, String outTradeNo, BigDecimal amount, String currency) implements Notice {
+    }
+
+    /**
+     * A combine payment (WeChat Pay 合单支付): one notice about several orders, each paid on its own. Each sub-order is
+     * a {@link Payment} of its own order (stored, reserved and moved once, like a single payment's notice), or
+     * {@link Ignored} when it is not paid.
+     */
+    record Combined(String combineOutTradeNo, List<Notice> subOrders) implements Notice {
+
+        public Combined {
+            if (subOrders.isEmpty() || subOrders.stream().anyMatch(sub -> !(sub instanceof Payment || sub instanceof Ignored))) {
+                throw new IllegalArgumentException("a combine notice's sub-orders are payments, or ignored");
+            }
+            subOrders = List.copyOf(subOrders);
+        }
+
+        /** The sub-orders that were paid. */
+        public List<Payment> payments() {
+            return subOrders.stream().filter(Payment.class::isInstance).map(Payment.class::cast).toList();
+        }
     }
 
     /** Signed and understood, but not something we act on (an unpaid state, an event type we do not use). */

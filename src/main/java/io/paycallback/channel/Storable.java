@@ -33,6 +33,10 @@ public final class Storable {
         } else if (notice instanceof Notice.RefundPending pending) {
             numbers(pending.refundNo(), pending.channelRefundId(), pending.channelTradeNo(), pending.outTradeNo());
             amounts(pending.amount());
+        } else if (notice instanceof Notice.Combined combined) {
+            for (Notice.Payment payment : combined.payments()) {
+                checked(payment);
+            }
         }
         return notice;
     }

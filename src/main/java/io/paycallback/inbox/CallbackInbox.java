@@ -8,6 +8,7 @@ import io.paycallback.lease.Lease;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Pickup;
 import io.paycallback.tracing.Traceparent;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.mysqlclient.MySQLClient;
@@ -15,6 +16,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -92,6 +94,18 @@ public class CallbackInbox {
         KnownReservations.Key key = new KnownReservations.Key(CallbackLog.PAYMENT.leased(), payment.merchantId(),
                 payment.channel(), payment.channelTradeNo());
         return insert(key, INSERT_PAYMENT, row, rawBody, pickup);
+    }
+
+    /**
+     * The paid sub-orders of a combine notice (WeChat Pay 合单), each reserved by its own INSERT under its own key, one
+     * after the other: each is the payment of its order, stored once, and a repeated push is a duplicate for each.
+     * Every row keeps the whole notice as its body.
+     */
+    public Uni<List<Reservation>> reserve(List<Notice.Payment> payments, byte[] rawBody, Pickup pickup, Origin origin,
+                                          Optional<Traceparent> cause) {
+        return Multi.createFrom().iterable(payments)
+                .onItem().transformToUniAndConcatenate(payment -> reserve(payment, rawBody, pickup, origin, cause))
+                .collect().asList();
     }
 
     public Uni<Reservation> reserve(Notice.Refund refund, byte[] rawBody, Pickup pickup, Origin origin,

@@ -104,15 +104,15 @@ public class CallbackActions {
             return Uni.createFrom().item(new ActionResult.Unreadable<>(verdict.toString()));
         }
         long id = row.id();
-        boolean matchesLog = log == CallbackLog.PAYMENT ? accepted.notice() instanceof Notice.Payment
-                : accepted.notice() instanceof Notice.Refund;
+        Notice notice = ofRow(accepted.notice(), row);
+        boolean matchesLog = log == CallbackLog.PAYMENT ? notice instanceof Notice.Payment : notice instanceof Notice.Refund;
         if (!matchesLog) {
             return Uni.createFrom().item(new ActionResult.Unreadable<>("the body no longer reads as a " + kind + " notice"));
         }
         String target = log.table() + "#" + id;
         return pool.withTransaction(tx -> {
-            Uni<Boolean> reset = accepted.notice() instanceof Notice.Payment payment
-                    ? rows.replay(tx, id, payment) : rows.replay(tx, id, (Notice.Refund) accepted.notice());
+            Uni<Boolean> reset = notice instanceof Notice.Payment payment
+                    ? rows.replay(tx, id, payment) : rows.replay(tx, id, (Notice.Refund) notice);
             return reset.flatMap(done -> done
                     ? audit.record(tx, actor, AuditAction.REPLAY, target, 1).map(Optional::of)
                     : Uni.createFrom().item(Optional.<Long>empty()));
@@ -124,6 +124,15 @@ public class CallbackActions {
             worker.handOff(log.leased(), id);
             return ActionResult.done(DeadLetterActions.Queued.pending(id), "replayed: pending again");
         });
+    }
+
+    /** A combine notice's row is one of its sub-orders: the one under the row's key (trade number). */
+    private static Notice ofRow(Notice notice, CallbackRow row) {
+        if (notice instanceof Notice.Combined combined && row instanceof CallbackRow.Payment payment) {
+            return combined.payments().stream().filter(sub -> sub.channelTradeNo().equals(payment.channelTradeNo()))
+                    .<Notice>map(sub -> sub).findFirst().orElse(notice);
+        }
+        return notice;
     }
 
     /** The callback log a kind names, else "not found" for every operation on it. */

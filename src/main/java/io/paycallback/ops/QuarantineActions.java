@@ -76,6 +76,11 @@ public class QuarantineActions {
         } else if (notice instanceof Notice.RefundPending pending) {
             stored = inbox.reserve(pending, held.body(), Pickup.SCANNER, Optional.empty())
                     .map(reservation -> stored(id, reservation));
+        } else if (notice instanceof Notice.Combined combined && !combined.payments().isEmpty()) {
+            stored = inbox.reserve(combined.payments(), held.body(), Pickup.SCANNER, Origin.CALLBACK, Optional.empty())
+                    .map(reservations -> storedAll(id, reservations));
+        } else if (notice instanceof Notice.Combined) {
+            stored = Uni.createFrom().item(new QuarantineReplayed(id, "ignored", "no sub-order is paid"));
         } else {
             stored = Uni.createFrom().item(new QuarantineReplayed(id, "ignored", ((Notice.Ignored) notice).reason()));
         }
@@ -92,6 +97,12 @@ public class QuarantineActions {
                     return ActionResult.done(replayed, "stored".equals(replayed.result()) ? replayed.detail()
                             : "released: " + replayed.detail());
                 }));
+    }
+
+    private static QuarantineReplayed storedAll(long id, List<Reservation> reservations) {
+        long reserved = reservations.stream().filter(Reservation.Reserved.class::isInstance).count();
+        return new QuarantineReplayed(id, "stored", reservations.size() + " sub-orders stored, " + reserved
+                + " now; the scanner processes them");
     }
 
     private static QuarantineReplayed stored(long id, Reservation reservation) {

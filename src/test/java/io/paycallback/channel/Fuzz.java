@@ -227,6 +227,8 @@ public final class Fuzz {
                     .forEach(Fuzz::assertNumber);
             Stream.of(refund.amount(), refund.refundedTotal()).filter(Objects::nonNull).forEach(Fuzz::assertAmount);
             assertThat(refund.currency()).hasSize(3);
+        } else if (notice instanceof Notice.Combined combined) {
+            combined.payments().forEach(Fuzz::assertStorable);
         } else if (notice instanceof Notice.RefundPending pending) {
             assertNumber(pending.refundNo());
             Stream.of(pending.channelRefundId(), pending.channelTradeNo(), pending.outTradeNo()).filter(Objects::nonNull)

@@ -10,6 +10,8 @@ import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.Platforms;
+import io.paycallback.testsupport.ProviderKeys;
+import io.paycallback.testsupport.ProviderSigner.SubOrder;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
 import io.quarkus.test.junit.QuarkusTest;
@@ -101,6 +103,29 @@ class WxPayPartnerTest extends AgainstFakeProviders {
         assertThat(db.first("SELECT merchant_id FROM refunds WHERE refund_no = ?", outRefundNo).getString("merchant_id"))
                 .isEqualTo(SHOP_B);
         await().atMost(WAIT).until(() -> events("refund.succeeded", outTradeNo) == 1);
+    }
+
+    /** A partner's combine: its sub-orders are its sub-merchants' orders, each paid once however often it is pushed. */
+    @Test
+    void aPartnersCombinePaysEachSubMerchantsOrderOnce() throws Exception {
+        String first = order(SHOP_A, "10.00");
+        String second = order(SHOP_B, "20.00");
+        String third = order(SHOP_A, "30.00");
+        SignedCallback callback = signer.wxCombine(ProviderKeys.WX_PARTNER_API_V3_KEY, ProviderKeys.WX_PARTNER_MCHID,
+                Ids.unique("CMB"), List.of(
+                        new SubOrder(ProviderKeys.WX_PARTNER_MCHID, SUB_MCHID_A, first, Ids.unique("42000"), "SUCCESS", 1000),
+                        new SubOrder(ProviderKeys.WX_PARTNER_MCHID, SUB_MCHID_B, second, Ids.unique("42000"), "SUCCESS", 2000),
+                        new SubOrder(ProviderKeys.WX_PARTNER_MCHID, SUB_MCHID_A, third, Ids.unique("42000"), "SUCCESS", 3000)),
+                Instant.now());
+
+        assertThat(Concurrently.times(2, () -> Send.post(PARTNER_PATH, callback).statusCode())).containsOnly(200);
+
+        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_A, first))
+                && "PAID".equals(Api.orderStatus(SHOP_B, second)) && "PAID".equals(Api.orderStatus(SHOP_A, third)));
+        for (String[] paid : new String[][]{{SHOP_A, first}, {SHOP_B, second}, {SHOP_A, third}}) {
+            await().atMost(WAIT).until(() -> db.count("SELECT COUNT(DISTINCT source) FROM outbox WHERE type = 'order.paid'"
+                    + " AND merchant_id = ? AND out_trade_no = ?", paid[0], paid[1]) == 1);
+        }
     }
 
     @Test

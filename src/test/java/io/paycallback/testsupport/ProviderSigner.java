@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -83,6 +84,35 @@ public final class ProviderSigner {
                 .formatted(ProviderKeys.WX_PARTNER_MCHID, subMchid, outTradeNo, transactionId, outRefundNo, refundId,
                         refundStatus, totalFen, refundFen, totalFen, refundFen);
         return wx(ProviderKeys.WX_PARTNER_API_V3_KEY, "REFUND.SUCCESS", "refund", plaintext, now);
+    }
+
+    /** One order of a combine payment (合单); {@code subMchid} null for a direct merchant's. */
+    public record SubOrder(String mchid, String subMchid, String outTradeNo, String transactionId, String tradeState,
+                           long totalFen) {
+    }
+
+    /**
+     * A combine payment's notice (WxJava's {@code CombineNotifyResult}, partner sub-orders as its ecommerce
+     * {@code CombineTransactionsResult}): each sub-order with its own state and {@code amount.total_amount}, encrypted
+     * with the APIv3 key of the merchant or partner that made the combine.
+     */
+    public SignedCallback wxCombine(String apiV3Key, String combineMchid, String combineOutTradeNo,
+                                    List<SubOrder> subOrders, Instant now) {
+        StringBuilder orders = new StringBuilder();
+        for (SubOrder sub : subOrders) {
+            orders.append(orders.isEmpty() ? "" : ",").append("""
+                    {"mchid":"%s",%s"trade_type":"JSAPI","trade_state":"%s","bank_type":"OTHERS","attach":"",\
+                    "success_time":"2026-12-02T10:34:56+08:00","transaction_id":"%s","out_trade_no":"%s",\
+                    "amount":{"total_amount":%d,"currency":"CNY","payer_amount":%d,"payer_currency":"CNY"}}"""
+                    .formatted(sub.mchid(), sub.subMchid() == null ? "" : "\"sub_mchid\":\"" + sub.subMchid() + "\",",
+                            sub.tradeState(), sub.transactionId(), sub.outTradeNo(), sub.totalFen(), sub.totalFen()));
+        }
+        String plaintext = """
+                {"combine_appid":"wxd678efh567hg6787","combine_mchid":"%s","combine_out_trade_no":"%s",\
+                "scene_info":{"device_id":"POS1:1"},"sub_orders":[%s],\
+                "combine_payer_info":{"openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6o"}}"""
+                .formatted(combineMchid, combineOutTradeNo, orders);
+        return wx(apiV3Key, "TRANSACTION.SUCCESS", "transaction", plaintext, now);
     }
 
     public SignedCallback wx(String eventType, String originalType, String plaintext, Instant now) {

@@ -20,7 +20,9 @@ import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -38,6 +40,8 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
     private static final String AEAD_ALGORITHM = "AEAD_AES_256_GCM";
     private static final int GCM_TAG_BITS = 128;
     private static final String DEFAULT_CURRENCY = "CNY";
+    /** A partner's or a platform's combine holds at most 50 sub-orders (a direct merchant's 10). */
+    static final int MAX_SUB_ORDERS = 50;
     private static final Set<String> UNPAID_TRADE_STATES = Set.of("NOTPAY", "CLOSED", "REFUND", "USERPAYING", "PAYERROR", "REVOKED");
 
     private static final AnswerFormat ANSWERS = new AnswerFormat("application/json",
@@ -152,6 +156,9 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
     }
 
     private static Notice notice(CallbackRequest request, WxPayMerchant merchant, JsonNode plaintext) throws Rejection {
+        if (plaintext.has("combine_out_trade_no")) {
+            return combined(request, merchant, plaintext);
+        }
         String merchantId = merchant.merchantOf(request.merchantId(), plaintext);
         boolean refund = plaintext.has("refund_status");
         if (!refund && !plaintext.has("trade_state")) {
@@ -159,6 +166,44 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
         }
         // What the notice is decides its ledger, not the notify_url it was sent to: a refund request may name the payment's.
         return refund ? refund(merchantId, plaintext) : payment(merchantId, plaintext);
+    }
+
+    /**
+     * A combine payment's notice (合单支付): {@code combine_mchid} must be the merchant's, or the partner's, that made it;
+     * each of its 1 to 50 {@code sub_orders} is an order of its own, with its own state and {@code amount.total_amount}.
+     * A sub-order that cannot be read, or belongs to a merchant we do not serve, holds the whole notice: nothing of it
+     * is stored, and the provider keeps it alive.
+     */
+    private static Notice combined(CallbackRequest request, WxPayMerchant merchant, JsonNode plaintext) throws Rejection {
+        if (!merchant.mchid().equals(JsonFields.text(plaintext, "combine_mchid"))) {
+            throw Rejection.malformed("combine_mchid is not the configured merchant");
+        }
+        String combineOutTradeNo = JsonFields.text(plaintext, "combine_out_trade_no");
+        JsonNode subOrders = plaintext.get("sub_orders");
+        if (subOrders == null || !subOrders.isArray() || subOrders.isEmpty() || subOrders.size() > MAX_SUB_ORDERS) {
+            throw Rejection.malformed("sub_orders is not a list of 1 to " + MAX_SUB_ORDERS + " orders");
+        }
+        List<Notice> notices = new ArrayList<>(subOrders.size());
+        for (JsonNode subOrder : subOrders) {
+            if (!subOrder.isObject()) {
+                throw Rejection.malformed("a sub-order is not an object");
+            }
+            String merchantId = merchant.merchantOfSubOrder(request.merchantId(), subOrder);
+            String tradeState = JsonFields.text(subOrder, "trade_state");
+            if (!"SUCCESS".equals(tradeState)) {
+                notices.add(new Notice.Ignored(UNPAID_TRADE_STATES.contains(tradeState) ? "trade_state " + tradeState : "unknown trade_state"));
+                continue;
+            }
+            JsonNode amount = JsonFields.object(subOrder, "amount");
+            String currency = currency(amount);
+            notices.add(new Notice.Payment(merchantId, ChannelId.WXPAY,
+                    JsonFields.text(subOrder, "transaction_id"),
+                    JsonFields.text(subOrder, "out_trade_no"),
+                    tradeState,
+                    JsonFields.amount(amount, "total_amount", currency),
+                    currency));
+        }
+        return new Notice.Combined(combineOutTradeNo, notices);
     }
 
     /** A transaction: the plaintext of a payment notice, or the answer of a transaction query. */

@@ -83,6 +83,25 @@ public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, Public
         return new SecretKeySpec(bytes, "AES");
     }
 
+    /**
+     * The merchant a combine notice's sub-order belongs to. The combine was made by this merchant, or by this partner
+     * ({@code combine_mchid}); a direct merchant's sub-orders are its own ({@code mchid}), a partner's name it as
+     * {@code mchid} and a sub-merchant we serve as {@code sub_mchid}.
+     */
+    String merchantOfSubOrder(String pathMerchantId, JsonNode subOrder) throws Rejection {
+        if (!mchid.equals(JsonFields.text(subOrder, "mchid"))) {
+            throw Rejection.malformed("a sub-order's mchid is not the configured merchant");
+        }
+        if (subMerchants.isEmpty()) {
+            return pathMerchantId;
+        }
+        String merchantId = subMerchants.get(JsonFields.text(subOrder, "sub_mchid"));
+        if (merchantId == null) {
+            throw Rejection.malformed("sub_mchid is not a sub-merchant configured for this partner");
+        }
+        return merchantId;
+    }
+
     @Override
     public String toString() {
         return "WxPayMerchant[mchid=" + mchid + ", serials=" + publicKeys.keySet() + ", sub-merchants="

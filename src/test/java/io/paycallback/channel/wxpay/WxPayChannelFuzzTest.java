@@ -59,6 +59,16 @@ class WxPayChannelFuzzTest {
                     STRANGER_SERIAL, PublicKeys.parse(TestKeys.base64Der(STRANGER.getPublic()), "k")))),
             Clock.fixed(NOW, ZoneOffset.UTC));
 
+    /** A partner with two sub-merchants, for the combine and partner shapes (its key the same, to share encrypt()). */
+    private static final String SP_MCHID = "1230000109";
+    private static final Map<String, String> SUB_MERCHANTS = Map.of("1900000201", "shop-a", "1900000202", "shop-b");
+    private final WxPayChannel partner = new WxPayChannel(Map.of(
+            "default", new WxPayMerchant(WxPayFixture.MCHID, WxPayMerchant.apiV3Key(WxPayFixture.API_V3_KEY),
+                    Map.of(SERIAL, PublicKeys.parse(TestKeys.base64Der(WXPAY.getPublic()), "k"))),
+            "market", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(WxPayFixture.API_V3_KEY),
+                    Map.of(SERIAL, PublicKeys.parse(TestKeys.base64Der(WXPAY.getPublic()), "k")), SUB_MERCHANTS)),
+            Clock.fixed(NOW, ZoneOffset.UTC));
+
     /** A generated notice: its signed request and the notice it must read as (null when it was damaged). */
     private record Case(CallbackRequest request, Notice expected, boolean damaged) {
     }
@@ -123,6 +133,94 @@ class WxPayChannelFuzzTest {
             Case generated = generated(fuzz, fuzz.chance(0.3) ? 0 : 0.15);
             Fuzz.assertSignedVerdict(channel, generated.request(), generated.damaged(), generated.expected());
         });
+    }
+
+    /**
+     * Combine notices of a merchant or of a partner, whole or damaged: undamaged, each sub-order is read as the order
+     * it is (paid, or ignored) for the merchant it belongs to, and one sub-order no merchant of ours owns holds the
+     * whole notice; damaged, the notice is held or read into storable payments only.
+     */
+    @Test
+    void combineNoticesAreReadOrderByOrderOrHeldWhole() {
+        Fuzz.forAll("wxpay combine", Fuzz.TRIES / 8, fuzz -> {
+            boolean damaged = fuzz.chance(0.5);
+            boolean asPartner = fuzz.chance(0.5);
+            double damage = damaged ? 0.1 : 0;
+            boolean[] hit = {false};
+            String mchid = asPartner ? SP_MCHID : WxPayFixture.MCHID;
+            List<byte[]> subOrders = new ArrayList<>();
+            List<Notice> expected = new ArrayList<>();
+            boolean stranger = false;
+            for (int n = 0, count = 1 + fuzz.nextInt(4); n < count; n++) {
+                Map<String, byte[]> sub = new LinkedHashMap<>();
+                sub.put("mchid", json(mchid));
+                String subMchid = asPartner ? fuzz.pick(new String[]{"1900000201", "1900000202", "1900000999"}) : null;
+                if (subMchid != null) {
+                    sub.put("sub_mchid", json(subMchid));
+                    stranger |= !SUB_MERCHANTS.containsKey(subMchid);
+                }
+                String state = fuzz.pick(TRADE_STATES);
+                String tradeNo = "42" + fuzz.nextLong(0, Long.MAX_VALUE);
+                String outTradeNo = "ORDER-" + fuzz.nextLong(0, Long.MAX_VALUE);
+                long minor = fuzz.nextLong(0, 1_000_000_000_000L);
+                sub.put("trade_state", json(state));
+                sub.put("transaction_id", json(tradeNo));
+                sub.put("out_trade_no", json(outTradeNo));
+                Map<String, byte[]> amount = new LinkedHashMap<>();
+                amount.put("total_amount", json(minor));
+                amount.put("currency", json("CNY"));
+                sub.put("amount", fuzz.object(amount, damage, hit));
+                subOrders.add(fuzz.object(sub, damage, hit));
+                String merchantId = subMchid == null ? "default" : SUB_MERCHANTS.get(subMchid);
+                expected.add("SUCCESS".equals(state)
+                        ? new Notice.Payment(merchantId, ChannelId.WXPAY, tradeNo, outTradeNo, state, money(minor), "CNY")
+                        : new Notice.Ignored("trade_state " + state));
+            }
+            Map<String, byte[]> fields = new LinkedHashMap<>();
+            fields.put("combine_appid", json("wxd678efh567hg6787"));
+            fields.put("combine_mchid", json(mchid));
+            fields.put("combine_out_trade_no", json("COMBINE-" + fuzz.nextInt(1_000_000)));
+            fields.put("sub_orders", Fuzz.concat("[".getBytes(StandardCharsets.UTF_8),
+                    String.join(",", subOrders.stream().map(b -> new String(b, StandardCharsets.ISO_8859_1)).toList())
+                            .getBytes(StandardCharsets.ISO_8859_1), "]".getBytes(StandardCharsets.UTF_8)));
+            byte[] plaintext = fuzz.object(fields, damage, hit);
+            CallbackRequest request = signedNotice(asPartner ? "market" : "default", plaintext, fuzz);
+
+            if (!hit[0]) {
+                Verdict verdict = partner.read(request);
+                assertThat(verdict).isEqualTo(stranger
+                        ? new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner")
+                        : new Verdict.Accepted(new Notice.Combined(new String(fields.get("combine_out_trade_no"),
+                        StandardCharsets.UTF_8).replace("\"", ""), expected)));
+                assertThat(partner.parseStored(request)).isEqualTo(verdict);
+            } else {
+                Fuzz.assertSignedVerdict(partner, request, true, null);
+            }
+        });
+    }
+
+    private static java.math.BigDecimal money(long minor) {
+        try {
+            return Money.fromMinorUnits(minor, "CNY");
+        } catch (InvalidMoney e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A plaintext encrypted and signed as WeChat Pay sends it, to the path of {@code pathId}. */
+    private static CallbackRequest signedNotice(String pathId, byte[] plaintext, Fuzz fuzz) {
+        String nonce = "n" + fuzz.nextLong(0, 100_000_000_000L);
+        String body = WxPayFixture.body("TRANSACTION.SUCCESS", encrypt(plaintext, nonce))
+                .replace(WxPayFixture.NONCE, nonce);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        String timestamp = Long.toString(T - fuzz.nextInt(300));
+        String signatureNonce = "nonce-" + fuzz.nextLong(0, Long.MAX_VALUE);
+        Map<String, String> headers = new HashMap<>();
+        headers.put("wechatpay-timestamp", timestamp);
+        headers.put("wechatpay-nonce", signatureNonce);
+        headers.put("wechatpay-signature", signature(WXPAY.getPrivate(), timestamp, signatureNonce, bytes));
+        headers.put("wechatpay-serial", SERIAL);
+        return new CallbackRequest(pathId, CallbackKind.PAYMENT, headers, bytes);
     }
 
     /**
