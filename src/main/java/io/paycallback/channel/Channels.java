@@ -64,6 +64,12 @@ public class Channels {
                 accounts.forEach((account, merchantId) ->
                         stripe.put(merchantId, stripe(PLATFORMS + platformId, keys, Map.of(account, merchantId))));
             });
+            platform.alipay().ifPresent(keys -> {
+                Map<String, String> apps = subMerchants.alipayAuthorisedApps(platformId);
+                alipay.put(platformId, alipay(PLATFORMS + platformId, keys, apps));
+                apps.forEach((authAppId, merchantId) ->
+                        alipay.put(merchantId, alipay(PLATFORMS + platformId, keys, Map.of(authAppId, merchantId))));
+            });
             platform.wxpay().ifPresent(keys -> {
                 Map<String, String> subs = subMerchants.wxpaySubMerchants(platformId);
                 wxpay.put(platformId, wxpay(PLATFORMS + platformId, keys, subs));
@@ -114,10 +120,14 @@ public class Channels {
     }
 
     private static AlipayMerchant alipay(String merchantId, PayCallbackConfig.Alipay keys) {
-        String section = PREFIX + merchantId + ".alipay";
+        return alipay(PREFIX + merchantId, keys, Map.of());
+    }
+
+    private static AlipayMerchant alipay(String owner, PayCallbackConfig.Alipay keys, Map<String, String> authorisedApps) {
+        String section = owner + ".alipay";
         PublicKey publicKey = PublicKeys.parse(keys.publicKey(), section + ".public-key");
         try {
-            return new AlipayMerchant(keys.appId(), publicKey);
+            return new AlipayMerchant(keys.appId(), publicKey, authorisedApps);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(section + ": " + e.getMessage());
         }

@@ -1,5 +1,6 @@
 package io.paycallback.channel;
 
+import io.paycallback.channel.alipay.AlipayMerchant;
 import io.paycallback.channel.stripe.StripeMerchant;
 import io.paycallback.channel.wxpay.WxPayMerchant;
 import io.paycallback.config.PayCallbackConfig;
@@ -11,7 +12,8 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Which merchants are sub-merchants of which platform, checked once at start: a sub-merchant names a platform that
+ * Which merchants are sub-merchants of which platform (a Stripe connected account, a WeChat Pay partner's sub-merchant,
+ * a merchant that authorised an Alipay third-party app), checked once at start: a sub-merchant names a platform that
  * has the provider's keys, an id the provider gives such sub-merchants, and is known to its platform once; a merchant
  * is a provider's direct merchant or a sub-merchant there, never both; and a platform's id, being the last segment of
  * its callback path, is no merchant's.
@@ -24,10 +26,14 @@ public final class SubMerchants {
     private final Map<String, Map<String, String>> stripeAccounts;
     /** Per platform, its WeChat Pay sub-merchant numbers to their merchants. */
     private final Map<String, Map<String, String>> wxpaySubMerchants;
+    /** Per platform, the app ids of the merchants that authorised its Alipay third-party app, to those merchants. */
+    private final Map<String, Map<String, String>> alipayAuthorisedApps;
 
-    private SubMerchants(Map<String, Map<String, String>> stripeAccounts, Map<String, Map<String, String>> wxpaySubMerchants) {
+    private SubMerchants(Map<String, Map<String, String>> stripeAccounts, Map<String, Map<String, String>> wxpaySubMerchants,
+                         Map<String, Map<String, String>> alipayAuthorisedApps) {
         this.stripeAccounts = stripeAccounts;
         this.wxpaySubMerchants = wxpaySubMerchants;
+        this.alipayAuthorisedApps = alipayAuthorisedApps;
     }
 
     public static SubMerchants of(Map<String, PayCallbackConfig.Merchant> merchants,
@@ -38,6 +44,7 @@ public final class SubMerchants {
         });
         Map<String, Map<String, String>> stripe = new HashMap<>();
         Map<String, Map<String, String>> wxpay = new HashMap<>();
+        Map<String, Map<String, String>> alipay = new HashMap<>();
         new TreeMap<>(merchants).forEach((merchantId, merchant) -> {
             merchant.stripeConnect().ifPresent(connect -> {
                 String section = MERCHANTS + merchantId + ".stripe-connect";
@@ -57,8 +64,17 @@ public final class SubMerchants {
                 }
                 once(wxpay, partner.platform(), partner.subMchid(), merchantId, section + ".sub-mchid");
             });
+            merchant.alipayIsv().ifPresent(isv -> {
+                String section = MERCHANTS + merchantId + ".alipay-isv";
+                exclusive(merchantId, merchant.alipay().isPresent(), "alipay", section);
+                platform(platforms, isv.platform(), PayCallbackConfig.Platform::alipay, "alipay", section);
+                if (!AlipayMerchant.isAppId(isv.authAppId())) {
+                    throw new IllegalArgumentException(section + ".auth-app-id is not an Alipay application id (digits only)");
+                }
+                once(alipay, isv.platform(), isv.authAppId(), merchantId, section + ".auth-app-id");
+            });
         });
-        return new SubMerchants(stripe, wxpay);
+        return new SubMerchants(stripe, wxpay, alipay);
     }
 
     private static void exclusive(String merchantId, boolean direct, String provider, String section) {
@@ -89,6 +105,11 @@ public final class SubMerchants {
     /** The platform's connected accounts we serve, each to its merchant. */
     public Map<String, String> stripeAccounts(String platformId) {
         return Map.copyOf(stripeAccounts.getOrDefault(platformId, Map.of()));
+    }
+
+    /** The app ids of the merchants that authorised the platform's third-party app, each to its merchant. */
+    public Map<String, String> alipayAuthorisedApps(String platformId) {
+        return Map.copyOf(alipayAuthorisedApps.getOrDefault(platformId, Map.of()));
     }
 
     /** The partner's sub-merchant numbers we serve, each to its merchant. */

@@ -66,6 +66,9 @@ public interface PayCallbackConfig {
 
         /** This merchant as a sub-merchant (特约商户) of a WeChat Pay partner; instead of {@link #wxpay()}. */
         Optional<WxPayPartner> wxpayPartner();
+
+        /** This merchant as one that authorised a platform's Alipay third-party app; instead of {@link #alipay()}. */
+        Optional<AlipayIsv> alipayIsv();
     }
 
     interface Platform {
@@ -77,6 +80,23 @@ public interface PayCallbackConfig {
          * its API key, with which it acts for its sub-merchants.
          */
         Optional<WxPay> wxpay();
+
+        /**
+         * An Alipay third-party application (第三方应用, ISV): its app id, Alipay's public key for it and its private key,
+         * with which it calls for the merchants that authorised it.
+         */
+        Optional<Alipay> alipay();
+    }
+
+    interface AlipayIsv {
+        /** The platform's id under {@code paycallback.platforms}. */
+        String platform();
+
+        /** The merchant's own app id: a notice's {@code auth_app_id}. */
+        String authAppId();
+
+        /** The {@code app_auth_token} the merchant's authorisation gave the platform; enables queries and refunds. */
+        Optional<String> appAuthToken();
     }
 
     interface WxPayPartner {

@@ -31,7 +31,8 @@ import java.util.stream.Collectors;
 
 /**
  * Alipay OpenAPI through the gateway: requests signed RSA2 with the app's private key, answers verified with Alipay's
- * public key over the exact {@code *_response} text. {@code alipay.trade.query} and {@code alipay.trade.refund}.
+ * public key over the exact {@code *_response} text. {@code alipay.trade.query} and {@code alipay.trade.refund}. A
+ * merchant that authorised a platform's third-party app is served by that app with its {@code app_auth_token}.
  */
 final class AlipayClient implements ProviderClient, StatementClient {
 
@@ -50,11 +51,14 @@ final class AlipayClient implements ProviderClient, StatementClient {
     private static final String BUSINESS_FAILURE = "40004";
     private static final String UNAVAILABLE = "20000";
 
-    /** A merchant's app and the keys of both sides. */
-    record Keys(String appId, PrivateKey appPrivateKey, PublicKey alipayPublicKey) {
+    /**
+     * A merchant's app and the keys of both sides; or a platform's third-party app, which calls for a merchant with the
+     * {@code app_auth_token} of that merchant's authorisation.
+     */
+    record Keys(String appId, PrivateKey appPrivateKey, PublicKey alipayPublicKey, Optional<String> appAuthToken) {
         @Override
         public String toString() {
-            return "Keys[appId=" + appId + "]";
+            return "Keys[appId=" + appId + (appAuthToken.isPresent() ? ", for an authorising merchant" : "") + "]";
         }
     }
 
@@ -219,7 +223,8 @@ final class AlipayClient implements ProviderClient, StatementClient {
 
     private Uni<SignedFields> call(String merchantId, String method, ObjectNode bizContent, Duration timeout) {
         Keys keys = merchants.get(merchantId);
-        Map<String, String> params = signedParams(keys.appId(), keys.appPrivateKey(), method, bizContent, clock.instant());
+        Map<String, String> params = signedParams(keys.appId(), keys.appAuthToken(), keys.appPrivateKey(), method,
+                bizContent, clock.instant());
         String form = params.entrySet().stream()
                 .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));
@@ -232,6 +237,15 @@ final class AlipayClient implements ProviderClient, StatementClient {
     /** The gateway's common parameters and {@code sign} over them, in the order they are sent. */
     static Map<String, String> signedParams(String appId, PrivateKey key, String method, ObjectNode bizContent,
                                             Instant now) {
+        return signedParams(appId, Optional.empty(), key, method, bizContent, now);
+    }
+
+    /**
+     * The same for a third-party app calling for a merchant: {@code app_auth_token} is a common parameter beside
+     * {@code biz_content}, covered by the signature like the others (alipay-sdk-java's {@code AbstractAlipayClient}).
+     */
+    static Map<String, String> signedParams(String appId, Optional<String> appAuthToken, PrivateKey key, String method,
+                                            ObjectNode bizContent, Instant now) {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("app_id", appId);
         params.put("method", method);
@@ -240,6 +254,7 @@ final class AlipayClient implements ProviderClient, StatementClient {
         params.put("sign_type", "RSA2");
         params.put("timestamp", TIMESTAMP.format(now));
         params.put("version", "1.0");
+        appAuthToken.ifPresent(token -> params.put("app_auth_token", token));
         params.put("biz_content", bizContent.toString());
         params.put("sign", AlipayGatewayMessages.sign(key, params));
         return params;

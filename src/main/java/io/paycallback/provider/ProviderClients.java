@@ -65,9 +65,11 @@ public class ProviderClients {
             merchant.wxpayPartner().flatMap(partner -> config.platforms().get(partner.platform()).wxpay()
                             .flatMap(keys -> wxKeys(PLATFORMS + partner.platform(), keys, Optional.of(partner.subMchid()))))
                     .ifPresent(k -> wxKeys.put(merchantId, k));
-            merchant.alipay().ifPresent(keys -> keys.appPrivateKey().ifPresent(key -> alipayKeys.put(merchantId,
-                    new AlipayClient.Keys(keys.appId(), PrivateKeys.parse(key, PREFIX + merchantId + ".alipay.app-private-key"),
-                            PublicKeys.parse(keys.publicKey(), PREFIX + merchantId + ".alipay.public-key")))));
+            merchant.alipay().flatMap(keys -> alipayKeys(PREFIX + merchantId, keys, Optional.empty()))
+                    .ifPresent(keys -> alipayKeys.put(merchantId, keys));
+            merchant.alipayIsv().flatMap(isv -> isv.appAuthToken().flatMap(token -> config.platforms().get(isv.platform())
+                            .alipay().flatMap(keys -> alipayKeys(PLATFORMS + isv.platform(), keys, Optional.of(token)))))
+                    .ifPresent(keys -> alipayKeys.put(merchantId, keys));
             merchant.stripe().ifPresent(keys -> keys.apiKey().ifPresent(key -> stripeKeys.put(merchantId,
                     new StripeClient.Keys(stripeKey(key, PREFIX + merchantId + ".stripe.api-key"), Optional.empty()))));
             merchant.stripeConnect().ifPresent(connect -> config.platforms().get(connect.platform()).stripe()
@@ -93,6 +95,14 @@ public class ProviderClients {
         });
         return keys.merchantSerial().map(serial -> new WxPayClient.Keys(keys.mchid(), serial,
                 PrivateKeys.parse(keys.merchantPrivateKey().orElseThrow(), section + "merchant-private-key"), subMchid));
+    }
+
+    private static Optional<AlipayClient.Keys> alipayKeys(String owner, PayCallbackConfig.Alipay keys,
+                                                          Optional<String> appAuthToken) {
+        String section = owner + ".alipay.";
+        return keys.appPrivateKey().map(key -> new AlipayClient.Keys(keys.appId(),
+                PrivateKeys.parse(key, section + "app-private-key"), PublicKeys.parse(keys.publicKey(), section + "public-key"),
+                appAuthToken));
     }
 
     private static String stripeKey(String key, String configKey) {

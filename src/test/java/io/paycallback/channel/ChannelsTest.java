@@ -22,12 +22,12 @@ class ChannelsTest {
 
     record Merchant(Optional<PayCallbackConfig.WxPay> wxpay, Optional<PayCallbackConfig.Alipay> alipay,
                     Optional<PayCallbackConfig.Stripe> stripe, Optional<PayCallbackConfig.StripeConnect> stripeConnect,
-                    Optional<PayCallbackConfig.WxPayPartner> wxpayPartner)
+                    Optional<PayCallbackConfig.WxPayPartner> wxpayPartner, Optional<PayCallbackConfig.AlipayIsv> alipayIsv)
             implements PayCallbackConfig.Merchant {
 
         Merchant(Optional<PayCallbackConfig.WxPay> wxpay, Optional<PayCallbackConfig.Alipay> alipay,
                  Optional<PayCallbackConfig.Stripe> stripe) {
-            this(wxpay, alipay, stripe, Optional.empty(), Optional.empty());
+            this(wxpay, alipay, stripe, Optional.empty(), Optional.empty(), Optional.empty());
         }
     }
 
@@ -141,12 +141,16 @@ class ChannelsTest {
         assertTrue(wxpay.getMessage().startsWith("paycallback.merchants.m3.wxpay: mchid"), wxpay.getMessage());
     }
 
-    record Platform(Optional<PayCallbackConfig.Stripe> stripe, Optional<PayCallbackConfig.WxPay> wxpay)
+    record Platform(Optional<PayCallbackConfig.Stripe> stripe, Optional<PayCallbackConfig.WxPay> wxpay,
+                    Optional<PayCallbackConfig.Alipay> alipay)
             implements PayCallbackConfig.Platform {
 
         Platform(Optional<PayCallbackConfig.Stripe> stripe) {
-            this(stripe, Optional.empty());
+            this(stripe, Optional.empty(), Optional.empty());
         }
+    }
+
+    record AlipayIsv(String platform, String authAppId, Optional<String> appAuthToken) implements PayCallbackConfig.AlipayIsv {
     }
 
     record StripeConnect(String platform, String account) implements PayCallbackConfig.StripeConnect {
@@ -159,7 +163,7 @@ class ChannelsTest {
 
     private static Merchant connected(String platform, String account) {
         return new Merchant(Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.of(new StripeConnect(platform, account)), Optional.empty());
+                Optional.of(new StripeConnect(platform, account)), Optional.empty(), Optional.empty());
     }
 
     private static Map<String, PayCallbackConfig.Platform> market() {
@@ -208,7 +212,7 @@ class ChannelsTest {
         IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> new Channels(
                 Map.of("shop-a", new Merchant(Optional.empty(), Optional.empty(),
                         Optional.of(new Stripe(List.of(CONNECT_SECRET))), Optional.of(new StripeConnect("market", "acct_1A")),
-                        Optional.empty())),
+                        Optional.empty(), Optional.empty())),
                 market(), Clock.systemUTC()));
         assertTrue(both.getMessage().startsWith("paycallback.merchants.shop-a.stripe and"), both.getMessage());
     }
@@ -223,12 +227,12 @@ class ChannelsTest {
 
     private static Merchant partnered(String platform, String subMchid) {
         return new Merchant(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.of(new WxPayPartner(platform, subMchid)));
+                Optional.of(new WxPayPartner(platform, subMchid)), Optional.empty());
     }
 
     private static Map<String, PayCallbackConfig.Platform> partner() {
         return Map.of("market", new Platform(Optional.empty(), Optional.of(new WxPay("1230000109", API_V3_KEY,
-                Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic()))))));
+                Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))), Optional.empty()));
     }
 
     @Test
@@ -261,12 +265,47 @@ class ChannelsTest {
         IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> new Channels(
                 Map.of("shop-a", new Merchant(Optional.of(new WxPay("1900000001", API_V3_KEY,
                         Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))), Optional.empty(), Optional.empty(),
-                        Optional.empty(), Optional.of(new WxPayPartner("market", "1900000201")))),
+                        Optional.empty(), Optional.of(new WxPayPartner("market", "1900000201")), Optional.empty())),
                 partner(), Clock.systemUTC()));
         assertTrue(both.getMessage().startsWith("paycallback.merchants.shop-a.wxpay and"), both.getMessage());
         IllegalArgumentException badKey = assertThrows(IllegalArgumentException.class, () -> new Channels(Map.of(),
                 Map.of("market", new Platform(Optional.empty(), Optional.of(new WxPay("1230000109", "short",
-                        Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))))), Clock.systemUTC()));
+                        Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))), Optional.empty())), Clock.systemUTC()));
         assertEquals("paycallback.platforms.market.wxpay: api-v3-key must be 32 bytes", badKey.getMessage());
+    }
+
+    private static Merchant authorising(String platform, String authAppId) {
+        return new Merchant(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(new AlipayIsv(platform, authAppId, Optional.empty())));
+    }
+
+    private static Map<String, PayCallbackConfig.Platform> isv() {
+        return Map.of("market", new Platform(Optional.empty(), Optional.empty(),
+                Optional.of(new Alipay("2021000000000099", TestKeys.base64Der(KEYS.getPublic())))));
+    }
+
+    @Test
+    void anAlipayThirdPartyAppIsServedUnderItsIdAndEachAuthorisingMerchantUnderItsOwn() {
+        Channels channels = new Channels(Map.of("shop-a", authorising("market", "2021000000000201")), isv(), Clock.systemUTC());
+
+        assertTrue(channels.get(ChannelId.ALIPAY).serves("market"));
+        assertTrue(channels.get(ChannelId.ALIPAY).serves("shop-a"));
+        assertFalse(channels.get(ChannelId.WXPAY).serves("shop-a"));
+    }
+
+    @Test
+    void authorisingMerchantsAreCheckedAtStart() {
+        IllegalArgumentException noApp = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", authorising("market", "2021000000000201")), market(), Clock.systemUTC()));
+        assertEquals("paycallback.merchants.shop-a.alipay-isv.platform names 'market', which has no"
+                + " paycallback.platforms.market.alipay", noApp.getMessage());
+        IllegalArgumentException notAnApp = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", authorising("market", "shop-a")), isv(), Clock.systemUTC()));
+        assertEquals("paycallback.merchants.shop-a.alipay-isv.auth-app-id is not an Alipay application id (digits only)",
+                notAnApp.getMessage());
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> new Channels(
+                Map.of("shop-a", authorising("market", "2021000000000201"), "shop-b", authorising("market", "2021000000000201")),
+                isv(), Clock.systemUTC()));
+        assertTrue(twice.getMessage().startsWith("paycallback.merchants.shop-b.alipay-isv.auth-app-id is"), twice.getMessage());
     }
 }

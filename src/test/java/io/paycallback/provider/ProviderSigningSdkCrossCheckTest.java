@@ -117,6 +117,19 @@ class ProviderSigningSdkCrossCheckTest {
                 AlipayClient.refundQueryContent(refund).toString());
     }
 
+    /** A third-party app's call for a merchant: app_auth_token beside biz_content, covered by the sign the SDK checks. */
+    @Test
+    void alipaySdkVerifiesAThirdPartyAppsCallWithItsAppAuthToken() throws AlipayApiException {
+        Map<String, String> params = AlipayClient.signedParams("2021000000000099",
+                java.util.Optional.of("202612BBd1e2f3a4b5c6d7e8f9a0b1c2d3e4f5X07"), MERCHANT.getPrivate(), "alipay.trade.query",
+                AlipayClient.closeContent("ORD1"), java.time.Instant.parse("2026-12-03T02:40:00Z"));
+        assertEquals("202612BBd1e2f3a4b5c6d7e8f9a0b1c2d3e4f5X07", params.get("app_auth_token"));
+        assertTrue(AlipaySignature.rsaCheckV2(new LinkedHashMap<>(params), base64(MERCHANT.getPublic().getEncoded()),
+                "utf-8", "RSA2"));
+        assertTrue(AlipaySignature.getSignCheckContentV2(new LinkedHashMap<>(params))
+                .contains("app_auth_token=202612BBd1e2f3a4b5c6d7e8f9a0b1c2d3e4f5X07&app_id=2021000000000099&"));
+    }
+
     private static String base64(byte[] der) {
         return Base64.getEncoder().encodeToString(der);
     }

@@ -27,6 +27,7 @@ import static io.paycallback.statement.StatementLedger.noon;
 import static io.paycallback.statement.StatementLedger.payment;
 import static io.paycallback.statement.bill.BillLine.State.SUCCEEDED;
 import static io.paycallback.testsupport.ProviderKeys.ACCOUNT_A;
+import static io.paycallback.testsupport.ProviderKeys.AUTH_APP_A;
 import static io.paycallback.testsupport.ProviderKeys.SHOP_A;
 import static io.paycallback.testsupport.ProviderKeys.SHOP_B;
 import static io.paycallback.testsupport.ProviderKeys.SUB_MCHID_B;
@@ -118,6 +119,28 @@ class SubMerchantStatementTest {
         assertThat(providers.requestsFor("wxpay", "bill", SUB_MCHID_B + "/" + date)).singleElement()
                 .satisfies(line -> assertThat(line).contains(" verified "));
         assertThat(providers.requestsFor("wxpay", "bill-download", SUB_MCHID_B + "/" + date)).singleElement()
+                .satisfies(line -> assertThat(line).contains(" verified "));
+    }
+
+    /** An Alipay third-party app's authorising merchant: the bill asked for with that merchant's app_auth_token. */
+    @Test
+    void anAuthorisingMerchantsRunReadsItsBillThroughTheApp() {
+        ChannelId alipay = ChannelId.ALIPAY;
+        LocalDate date = ledger.freshDate(alipay);
+        String matched = Ids.unique("AM");
+        String missing = Ids.unique("AX");
+        ledger.paid(SHOP_A, alipay, matched, "2026" + matched, "88.00", "CNY", noon(alipay, date));
+        ledger.paid(SHOP_A, alipay, missing, "2026" + missing, "5.00", "CNY", noon(alipay, date));
+        providers.bill("alipay", AUTH_APP_A, date, "ok", BillFiles.alipay(List.of(
+                payment(matched, "2026" + matched, "88.00", "CNY", SUCCEEDED)), BillFiles.AlipayOptions.standard()), null);
+
+        schedule.enrol(alipay, date);
+        Row run = StatementLedger.drained(scanner, db, () -> runRow(SHOP_A, alipay, date));
+
+        assertThat(run.getLong("bill_payment_count")).isEqualTo(1);
+        assertThat(run.getLong("our_payment_count")).isEqualTo(2);
+        assertThat(found(run)).containsExactly("MISSING_AT_PROVIDER PAYMENT 2026" + missing + " OPEN");
+        assertThat(providers.requestsFor("alipay", "bill", AUTH_APP_A + "/" + date)).singleElement()
                 .satisfies(line -> assertThat(line).contains(" verified "));
     }
 

@@ -67,6 +67,9 @@ final class FakeProviders {
     private final String wxMerchantSerial;
     private final long answerDelayMillis;
     private final PrivateKey stranger = TestKeys.rsa().getPrivate();
+    /** The third-party app's authorisations: each app_auth_token to the app id of the merchant that granted it. */
+    private static final Map<String, String> ALIPAY_AUTHORISATIONS = Map.of(
+            ProviderKeys.APP_AUTH_TOKEN_A, ProviderKeys.AUTH_APP_A, ProviderKeys.APP_AUTH_TOKEN_B, ProviderKeys.AUTH_APP_B);
     private final Map<String, Payment> payments = new ConcurrentHashMap<>();
     private final Map<String, String> modes = new ConcurrentHashMap<>();
     private final Map<String, String> refundAnswers = new ConcurrentHashMap<>();
@@ -373,8 +376,13 @@ final class FakeProviders {
         String content = new TreeMap<>(params).entrySet().stream()
                 .filter(e -> !e.getKey().equals("sign") && !e.getValue().isEmpty())
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("&"));
-        boolean verified = keys.alipayAppId().equals(params.get("app_id")) && "RSA2".equals(params.get("sign_type"))
-                && params.get("sign") != null && verifies(alipayAppPublic, content, params.get("sign"));
+        boolean signed = "RSA2".equals(params.get("sign_type")) && params.get("sign") != null
+                && verifies(alipayAppPublic, content, params.get("sign"));
+        // A third-party app calls for the merchant whose authorisation its app_auth_token is; that merchant's trades
+        // are the only ones it sees.
+        String authApp = ALIPAY_AUTHORISATIONS.get(params.getOrDefault("app_auth_token", ""));
+        boolean verified = signed && (keys.alipayAppId().equals(params.get("app_id")) && !params.containsKey("app_auth_token")
+                || ProviderKeys.ALIPAY_ISV_APP_ID.equals(params.get("app_id")) && authApp != null);
         JsonNode biz = JSON.readTree(params.getOrDefault("biz_content", "{}"));
         String method = params.getOrDefault("method", "");
         if (mode("alipay").equals("down")) {
@@ -382,28 +390,31 @@ final class FakeProviders {
         }
         if (method.equals("alipay.trade.close")) {
             String outTradeNo = biz.path("out_trade_no").asText();
-            record("alipay", "close", outTradeNo, verified);
+            record("alipay", "close", onAccount(authApp, outTradeNo), verified);
             if (!verified) {
                 return alipaySigned(method, "{\"code\":\"40002\",\"msg\":\"Invalid Arguments\",\"sub_code\":\"isv.invalid-signature\"}");
             }
-            Payment payment = payments.get("alipay/" + outTradeNo);
+            Payment payment = Optional.ofNullable(payments.get("alipay/" + outTradeNo))
+                    .filter(found -> Objects.equals(found.account(), authApp)).orElse(null);
             if (payment == null) {
                 return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"ACQ.TRADE_NOT_EXIST\",\"sub_msg\":\"交易不存在\"}");
             }
             if (!payment.state().equals("WAIT_BUYER_PAY")) {
                 return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"ACQ.TRADE_STATUS_ERROR\",\"sub_msg\":\"交易状态不合法\"}");
             }
-            payments.put("alipay/" + outTradeNo, new Payment("TRADE_CLOSED", payment.amountMinor(), payment.currency(), payment.tradeNo(), null));
+            payments.put("alipay/" + outTradeNo, new Payment("TRADE_CLOSED", payment.amountMinor(), payment.currency(),
+                    payment.tradeNo(), payment.account()));
             return alipaySigned(method, "{\"code\":\"10000\",\"msg\":\"Success\",\"trade_no\":\"" + payment.tradeNo()
                     + "\",\"out_trade_no\":\"" + outTradeNo + "\"}");
         }
         if (method.equals("alipay.trade.query")) {
             String outTradeNo = biz.path("out_trade_no").asText();
-            record("alipay", "query", outTradeNo, verified);
+            record("alipay", "query", onAccount(authApp, outTradeNo), verified);
             if (!verified) {
                 return alipaySigned(method, "{\"code\":\"40002\",\"msg\":\"Invalid Arguments\",\"sub_code\":\"isv.invalid-signature\",\"sub_msg\":\"验签出错\"}");
             }
-            Payment payment = payments.get("alipay/" + outTradeNo);
+            Payment payment = Optional.ofNullable(payments.get("alipay/" + outTradeNo))
+                    .filter(found -> Objects.equals(found.account(), authApp)).orElse(null);
             if (payment == null) {
                 return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"ACQ.TRADE_NOT_EXIST\",\"sub_msg\":\"交易不存在\",\"out_trade_no\":\"" + outTradeNo + "\"}");
             }
@@ -417,7 +428,7 @@ final class FakeProviders {
                     amount, amount, amount, amount));
         }
         if (method.equals("alipay.data.dataservice.bill.downloadurl.query")) {
-            String date = biz.path("bill_date").asText();
+            String date = onAccount(authApp, biz.path("bill_date").asText());
             record("alipay", "bill", date, verified);
             if (!verified) {
                 return alipaySigned(method, "{\"code\":\"40002\",\"msg\":\"Invalid Arguments\",\"sub_code\":\"isv.invalid-signature\"}");
@@ -427,13 +438,18 @@ final class FakeProviders {
                 return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"isp.bill_not_exist\",\"sub_msg\":\"账单不存在\"}");
             }
             return alipaySigned(method, "{\"code\":\"10000\",\"msg\":\"Success\",\"bill_download_url\":\""
-                    + base + "/alipay/download?date=" + date + "\"}");
+                    + base + "/alipay/download?date=" + encode(date) + "\"}");
         }
         if (method.equals("alipay.trade.refund")) {
             String outRequestNo = biz.path("out_request_no").asText();
-            record("alipay", "refund", outRequestNo, verified);
+            record("alipay", "refund", onAccount(authApp, outRequestNo), verified);
             if (!verified) {
                 return alipaySigned(method, "{\"code\":\"40002\",\"msg\":\"Invalid Arguments\",\"sub_code\":\"isv.invalid-signature\"}");
+            }
+            boolean elsewhere = payments.values().stream().anyMatch(payment ->
+                    payment.tradeNo().equals(biz.path("trade_no").asText()) && !Objects.equals(payment.account(), authApp));
+            if (elsewhere) {
+                return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"ACQ.TRADE_NOT_EXIST\",\"sub_msg\":\"交易不存在\"}");
             }
             if (mode("alipay").equals("reject")) {
                 return alipaySigned(method, "{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"ACQ.SELLER_BALANCE_NOT_ENOUGH\",\"sub_msg\":\"卖家余额不足\"}");
@@ -449,7 +465,7 @@ final class FakeProviders {
         }
         if (method.equals("alipay.trade.fastpay.refund.query")) {
             String outRequestNo = biz.path("out_request_no").asText();
-            record("alipay", "refund-query", outRequestNo, verified);
+            record("alipay", "refund-query", onAccount(authApp, outRequestNo), verified);
             String stored = refundAnswers.get("alipay/" + outRequestNo);
             if (!verified || stored == null || mode("alipay").equals("refund-pending")) {
                 return alipaySigned(method, "{\"code\":\"10000\",\"msg\":\"Success\",\"out_request_no\":\"" + outRequestNo + "\"}");

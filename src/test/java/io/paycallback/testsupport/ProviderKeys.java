@@ -41,6 +41,15 @@ public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate
     public static final String WX_PARTNER_API_V3_KEY = "p9o8i7u6y5t4r3e2w1q0p9o8i7u6y5t4";
     public static final String SUB_MCHID_A = "1900000201";
     public static final String SUB_MCHID_B = "1900000202";
+    /**
+     * The same platform as an Alipay third-party application (第三方应用) the two merchants authorised: its own app id,
+     * the direct merchant's app keys (one fake Alipay knows one), and a token per authorisation.
+     */
+    public static final String ALIPAY_ISV_APP_ID = "2021000000000099";
+    public static final String AUTH_APP_A = "2021000000000201";
+    public static final String AUTH_APP_B = "2021000000000202";
+    public static final String APP_AUTH_TOKEN_A = "202612BBa1b2c3d4e5f6a7b8c9d0e1f2a3b4c5X07";
+    public static final String APP_AUTH_TOKEN_B = "202612BBf6e5d4c3b2a1f0e9d8c7b6a5f4e3d2X07";
     public static final String WX_SERIAL = "PUB_KEY_ID_0114232134912410000000000000";
     private static final String PREFIX = "test.provider-keys.";
 

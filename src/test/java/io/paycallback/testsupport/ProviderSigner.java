@@ -207,6 +207,33 @@ public final class ProviderSigner {
         return params;
     }
 
+    /**
+     * A payment notice of a trade a platform's third-party app made for a merchant: {@code app_id} the app's own,
+     * {@code auth_app_id} the authorising merchant's, signed by Alipay like every notice.
+     */
+    public SignedCallback alipayIsvPayment(String authAppId, String outTradeNo, String tradeNo, BigDecimal totalAmount,
+                                           String tradeStatus) {
+        Map<String, String> params = alipayBase(outTradeNo, tradeNo, tradeStatus, StandardCharsets.UTF_8);
+        params.put("app_id", ProviderKeys.ALIPAY_ISV_APP_ID);
+        params.put("auth_app_id", authAppId);
+        params.put("total_amount", totalAmount.toPlainString());
+        params.put("receipt_amount", totalAmount.toPlainString());
+        return alipaySigned(params, StandardCharsets.UTF_8);
+    }
+
+    /** The refund notice of such a trade: the running total refunded, as for a merchant's own. */
+    public SignedCallback alipayIsvRefund(String authAppId, String outTradeNo, String tradeNo, String outBizNo,
+                                          BigDecimal totalAmount, BigDecimal refundFee) {
+        Map<String, String> params = alipayBase(outTradeNo, tradeNo, "TRADE_SUCCESS", StandardCharsets.UTF_8);
+        params.put("app_id", ProviderKeys.ALIPAY_ISV_APP_ID);
+        params.put("auth_app_id", authAppId);
+        params.put("out_biz_no", outBizNo);
+        params.put("total_amount", totalAmount.toPlainString());
+        params.put("refund_fee", refundFee.toPlainString());
+        params.put("gmt_refund", "2026-12-02 10:40:00.123");
+        return alipaySigned(params, StandardCharsets.UTF_8);
+    }
+
     /** Signs the sorted {@code k=v&...} string of the non-empty parameters other than sign and sign_type. */
     public SignedCallback alipaySigned(Map<String, String> params, Charset charset) {
         StringBuilder content = new StringBuilder();

@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
 
 /**
  * Alipay asynchronous notices: a form whose sorted, decoded parameters (without {@code sign} and {@code sign_type})
- * are signed with RSA2. Alipay notices carry no timestamp to check.
+ * are signed with RSA2. Alipay notices carry no timestamp to check. A platform's third-party application (ISV) gets
+ * the notices of the trades it made for merchants: {@code app_id} is its own, {@code auth_app_id} the merchant's.
  */
 public final class AlipayChannel extends SignedChannel<AlipayMerchant, Map<String, String>> {
 
@@ -74,8 +75,9 @@ public final class AlipayChannel extends SignedChannel<AlipayMerchant, Map<Strin
      */
     @Override
     protected Notice notice(CallbackRequest request, AlipayMerchant merchant, Map<String, String> params) throws Rejection {
+        String merchantId = merchant == null ? request.merchantId() : merchant.merchantOf(request.merchantId(), params);
         boolean refund = present(params, "out_biz_no") && present(params, "refund_fee");
-        return refund ? refund(request.merchantId(), params) : payment(request.merchantId(), params);
+        return refund ? refund(merchantId, params) : payment(merchantId, params);
     }
 
     /** A trade notice, or the {@code alipay.trade.query} answer, which has the same fields. */

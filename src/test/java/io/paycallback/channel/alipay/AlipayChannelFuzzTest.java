@@ -111,6 +111,59 @@ class AlipayChannelFuzzTest {
      * A signed notice in UTF-8 or GBK; with {@code damage} above 0 each value is replaced by hostile text (which the
      * form encoding carries in the declared charset, so the signature still holds) or dropped.
      */
+    /**
+     * A platform's third-party application: whichever merchant app a notice names as {@code auth_app_id} (one that
+     * authorised it, one that did not, none), it is that merchant's or held, never another's; and naming another
+     * merchant after signing is refused, the field being signed like every other.
+     */
+    @Test
+    void aThirdPartyAppsNoticesAreTheirAuthorisingMerchantsOrHeld() {
+        String isvApp = "2021000000000099";
+        Map<String, String> authorised = Map.of("2021000000000201", "shop-a", "2021000000000202", "shop-b");
+        AlipayChannel isv = new AlipayChannel(Map.of("market", new AlipayMerchant(isvApp,
+                PublicKeys.parse(TestKeys.base64Der(ALIPAY.getPublic()), "k"), authorised)));
+        Fuzz.forAll("alipay third-party app", Fuzz.TRIES / 20, fuzz -> {
+            Case generated = generated(fuzz, 0);
+            Map<String, String> params = new LinkedHashMap<>(generated.params());
+            params.remove("sign");
+            params.put("app_id", isvApp);
+            String authApp = fuzz.pick(new String[]{"2021000000000201", "2021000000000202", "2021000000000999", ""});
+            if (authApp.isEmpty()) {
+                params.remove("auth_app_id");
+            } else {
+                params.put("auth_app_id", authApp);
+            }
+            Map<String, String> signed = AlipayFixture.signed(params, ALIPAY.getPrivate());
+            boolean swapped = !authApp.isEmpty() && fuzz.chance(0.2);
+            if (swapped) {
+                signed.put("auth_app_id", authApp.equals("2021000000000201") ? "2021000000000202" : "2021000000000201");
+            }
+            CallbackRequest request = AlipayFixture.request(CallbackKind.PAYMENT, signed);
+            Verdict verdict = isv.read(new CallbackRequest("market", CallbackKind.PAYMENT, request.headers(), request.body()));
+
+            String merchant = authorised.get(authApp);
+            if (swapped) {
+                assertThat(verdict).isInstanceOf(Verdict.BadSignature.class);
+            } else if (merchant == null) {
+                assertThat(verdict).isInstanceOf(Verdict.Malformed.class);
+            } else {
+                assertThat(verdict).isEqualTo(new Verdict.Accepted(ofMerchant(generated.expected(), merchant)));
+            }
+        });
+    }
+
+    private static Notice ofMerchant(Notice notice, String merchantId) {
+        if (notice instanceof Notice.Payment p) {
+            return new Notice.Payment(merchantId, p.channel(), p.channelTradeNo(), p.outTradeNo(), p.tradeState(),
+                    p.amount(), p.currency());
+        }
+        if (notice instanceof Notice.Refund r) {
+            return new Notice.Refund(merchantId, r.channel(), r.refundNo(), r.channelRefundId(), r.channelTradeNo(),
+                    r.outTradeNo(), r.result(), r.amount(), r.refundedTotal(), r.currency());
+        }
+        return notice;
+    }
+
     private static Case generated(Fuzz fuzz, double damage) {
         String tradeStatus = fuzz.pick(TRADE_STATES);
         String amount = fuzz.nextLong(0, 10_000_000_000L) + (fuzz.chance(0.5) ? "" : "." + fuzz.nextInt(100));
