@@ -8,6 +8,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.math.BigDecimal;
 import java.util.Currency;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -15,7 +16,19 @@ import java.util.regex.Pattern;
  */
 public record OrderRequest(@Schema(defaultValue = PayCallbackConfig.DEFAULT_MERCHANT) String merchantId, String outTradeNo,
                            @Schema(type = SchemaType.STRING, example = "88.00") BigDecimal amount,
-                           @Schema(example = "CNY") String currency) {
+                           @Schema(example = "CNY") String currency,
+                           @Schema(description = "the WeChat Pay combine payment (合单, its combine_out_trade_no) the order"
+                                   + " is paid in; absent for an order paid on its own", nullable = true)
+                           String combineOutTradeNo) {
+
+    public OrderRequest(String merchantId, String outTradeNo, BigDecimal amount, String currency) {
+        this(merchantId, outTradeNo, amount, currency, null);
+    }
+
+    /** The combine payment the order is paid in, if any. */
+    public Optional<String> combine() {
+        return Optional.ofNullable(combineOutTradeNo);
+    }
 
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_\\-|*@.]{1,64}");
     private static final Pattern MERCHANT = Pattern.compile("[A-Za-z0-9_\\-]{1,32}");
@@ -55,7 +68,11 @@ public record OrderRequest(@Schema(defaultValue = PayCallbackConfig.DEFAULT_MERC
         if (amount.compareTo(MAX_AMOUNT) > 0) {
             throw new IllegalArgumentException("amount is too large");
         }
-        return new OrderRequest(merchantId, outTradeNo, amount, currency.getCurrencyCode());
+        String combineOutTradeNo = text(body, "combineOutTradeNo", null);
+        if (combineOutTradeNo != null && !IDENTIFIER.matcher(combineOutTradeNo).matches()) {
+            throw new IllegalArgumentException("combineOutTradeNo must be 1-64 characters of [A-Za-z0-9_-|*@.]");
+        }
+        return new OrderRequest(merchantId, outTradeNo, amount, currency.getCurrencyCode(), combineOutTradeNo);
     }
 
     private static Currency currency(String code) {

@@ -72,7 +72,8 @@ public class OrderResource {
         } catch (IllegalArgumentException e) {
             return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, e.getMessage()));
         }
-        return actions.register(request.merchantId(), request.outTradeNo(), request.amount(), request.currency())
+        return actions.register(request.merchantId(), request.outTradeNo(), request.amount(), request.currency(),
+                        request.combine())
                 .map(result -> Answers.json(result,
                         order -> Response.status(Response.Status.CREATED).entity(OrderViews.Created.of(request)).build()));
     }

@@ -1,5 +1,6 @@
 package io.paycallback.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -18,13 +19,15 @@ public final class OrderViews {
                                     + " newer release wrote a status this one does not know") String status,
                             @Schema(example = "88.00") String amount, String currency,
                             @Schema(example = "0.00") String refundedAmount, String channel, String channelTradeNo,
-                            LocalDateTime paidAt) {
+                            LocalDateTime paidAt,
+                            @JsonInclude(JsonInclude.Include.NON_NULL)
+                            @Schema(description = "the combine payment the order is paid in, when it is") String combineOutTradeNo) {
 
         /** The one place an order becomes its API form. */
         static OrderView of(Order order) {
             return new OrderView(order.merchantId(), order.outTradeNo(), order.storedStatus(), order.amount().toPlainString(),
                     order.currency(), order.refundedAmount().toPlainString(), order.channel(), order.channelTradeNo(),
-                    order.paidAt());
+                    order.paidAt(), order.combineOutTradeNo().orElse(null));
         }
     }
 

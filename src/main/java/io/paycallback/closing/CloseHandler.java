@@ -16,6 +16,7 @@ import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.Subject;
 import io.paycallback.provider.CloseAnswer;
+import io.paycallback.provider.OrderRef;
 import io.paycallback.provider.ProviderClient;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.ProviderException;
@@ -97,7 +98,8 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
             CloseAnswer answer;
             try {
                 answer = calls.ask(request.merchantId(), request.outTradeNo(), client.channel(), OPERATION, null,
-                        () -> client.closePayment(request.merchantId(), request.outTradeNo()), CloseAnswer::said, timeout);
+                        () -> client.closePayment(new OrderRef(request.merchantId(), request.outTradeNo(),
+                                order.get().combineOutTradeNo())), CloseAnswer::said, timeout);
             } catch (ProviderException failed) {
                 failures.add(failed);
                 continue;

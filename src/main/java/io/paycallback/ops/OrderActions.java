@@ -54,10 +54,11 @@ public class OrderActions {
     }
 
     /** The order service registers a PENDING order; a number the merchant has used already is a conflict. */
-    public Uni<ActionResult<Order>> register(String merchantId, String outTradeNo, BigDecimal amount, String currency) {
-        return orders.create(pool, merchantId, outTradeNo, amount, currency).map(created -> created
+    public Uni<ActionResult<Order>> register(String merchantId, String outTradeNo, BigDecimal amount, String currency,
+                                             Optional<String> combineOutTradeNo) {
+        return orders.create(pool, merchantId, outTradeNo, amount, currency, combineOutTradeNo).map(created -> created
                 ? ActionResult.done(new Order(merchantId, outTradeNo, amount, currency, OrderStatus.PENDING, null, null,
-                null, BigDecimal.ZERO), "registered")
+                null, BigDecimal.ZERO, OrderStatus.PENDING.name(), combineOutTradeNo), "registered")
                 : ActionResult.conflict("order " + outTradeNo + " already exists"));
     }
 

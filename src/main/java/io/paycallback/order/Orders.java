@@ -23,10 +23,12 @@ import java.util.concurrent.TimeUnit;
 public class Orders {
 
     static final String INSERT = """
-            INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, refunded_amount, created_at, updated_at)
-            VALUES (?, ?, ?, ?, 'PENDING', 0, NOW(3), NOW(3))""";
+            INSERT INTO orders (merchant_id, out_trade_no, amount, currency, combine_out_trade_no, status, refunded_amount,
+                                created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, 'PENDING', 0, NOW(3), NOW(3))""";
     static final String FIND = """
-            SELECT merchant_id, out_trade_no, amount, currency, status, channel, channel_trade_no, paid_at, refunded_amount
+            SELECT merchant_id, out_trade_no, amount, currency, status, channel, channel_trade_no, paid_at, refunded_amount,
+                   combine_out_trade_no
             FROM orders WHERE merchant_id = ? AND out_trade_no = ?""";
     static final String FIND_CURRENT = FIND + " FOR UPDATE";
     static final String DATES = "SELECT created_at, paid_at, closed_at, updated_at FROM orders WHERE merchant_id = ? AND out_trade_no = ?";
@@ -63,8 +65,11 @@ public class Orders {
               AND status IN ('PAID', 'REFUNDED') AND refunded_amount < ? AND ? <= amount""";
 
     /** Registers a PENDING order; false when the merchant has an order of this number already. */
-    public Uni<Boolean> create(SqlClient client, String merchantId, String outTradeNo, BigDecimal amount, String currency) {
-        return client.preparedQuery(INSERT).execute(Tuple.of(merchantId, outTradeNo, amount, currency)).map(rows -> true)
+    public Uni<Boolean> create(SqlClient client, String merchantId, String outTradeNo, BigDecimal amount, String currency,
+                               Optional<String> combineOutTradeNo) {
+        return client.preparedQuery(INSERT).execute(Tuple.of(merchantId, outTradeNo, amount, currency,
+                        combineOutTradeNo.orElse(null)))
+                .map(rows -> true)
                 .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(false);
     }
 
@@ -171,6 +176,6 @@ public class Orders {
         return new Order(row.getString("merchant_id"), row.getString("out_trade_no"), row.getBigDecimal("amount"),
                 row.getString("currency"), OrderStatus.stored(row.getString("status")), row.getString("channel"),
                 row.getString("channel_trade_no"), row.getLocalDateTime("paid_at"), row.getBigDecimal("refunded_amount"),
-                row.getString("status"));
+                row.getString("status"), Optional.ofNullable(row.getString("combine_out_trade_no")));
     }
 }

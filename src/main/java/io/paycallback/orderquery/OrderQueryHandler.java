@@ -1,5 +1,8 @@
 package io.paycallback.orderquery;
 
+import java.util.Optional;
+import io.paycallback.order.Order;
+import io.paycallback.provider.OrderRef;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Origin;
@@ -107,15 +110,17 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
 
     @Override
     protected AfterCall call(Lease lease, OrderQueries.OrderQuery query, Calls calls) {
-        boolean pending = orders.find(pool, query.merchantId(), query.outTradeNo()).await().atMost(timeout)
-                .map(order -> order.known() == OrderStatus.PENDING).orElse(false);
+        Optional<Order> order = orders.find(pool, query.merchantId(), query.outTradeNo()).await().atMost(timeout);
+        boolean pending = order.map(found -> found.known() == OrderStatus.PENDING).orElse(false);
         List<ProviderClient> clients = providers.forMerchant(query.merchantId());
         if (!pending || clients.isEmpty()) {
             return new Finished(QueryTry.NOT_NEEDED);
         }
         List<String> answers = new ArrayList<>();
+        OrderRef asked = new OrderRef(query.merchantId(), query.outTradeNo(),
+                order.flatMap(Order::combineOutTradeNo));
         for (ProviderClient client : clients) {
-            PaymentAnswer answer = ask(client, query, answers, calls);
+            PaymentAnswer answer = ask(client, asked, answers, calls);
             if (answer instanceof PaymentAnswer.Paid paid) {
                 Reservation stored = inbox.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.QUERY,
                         Traceparent.current()).await().atMost(timeout);
@@ -130,7 +135,7 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
                 () -> "order still PENDING after " + (lease.failures() + 1) + " queries: " + summary);
     }
 
-    private PaymentAnswer ask(ProviderClient client, OrderQueries.OrderQuery query, List<String> answers, Calls calls) {
+    private PaymentAnswer ask(ProviderClient client, OrderRef query, List<String> answers, Calls calls) {
         if (!limits.acquire(client.channel(), query.merchantId())) {
             metrics.query(client.channel(), OrderQueryMetrics.Asked.RATE_LIMITED);
             answers.add(client.channel().path() + " rate limited");
@@ -138,7 +143,7 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
         }
         try {
             PaymentAnswer answer = calls.ask(query.merchantId(), query.outTradeNo(), client.channel(), OPERATION, null,
-                    () -> client.queryPayment(query.merchantId(), query.outTradeNo()), OrderQueryHandler::said, timeout);
+                    () -> client.queryPayment(query), OrderQueryHandler::said, timeout);
             if (answer instanceof PaymentAnswer.NotPaid notPaid) {
                 metrics.query(client.channel(), OrderQueryMetrics.Asked.NOT_PAID);
                 answers.add(client.channel().path() + " " + notPaid.state());

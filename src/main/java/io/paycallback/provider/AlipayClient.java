@@ -118,7 +118,9 @@ final class AlipayClient implements ProviderClient, StatementClient {
     }
 
     @Override
-    public Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo) {
+    public Uni<PaymentAnswer> queryPayment(OrderRef order) {
+        String merchantId = order.merchantId();
+        String outTradeNo = order.outTradeNo();
         ObjectNode biz = JSON.createObjectNode().put("out_trade_no", outTradeNo);
         return call(merchantId, QUERY, biz).map(answer -> {
             if (BUSINESS_FAILURE.equals(answer.fields().get("code"))
@@ -160,14 +162,16 @@ final class AlipayClient implements ProviderClient, StatementClient {
      * ACQ.TRADE_STATUS_ERROR} (only WAIT_BUYER_PAY closes): paid, finished or closed already, which the query tells.
      */
     @Override
-    public Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo) {
+    public Uni<CloseAnswer> closePayment(OrderRef order) {
+        String merchantId = order.merchantId();
+        String outTradeNo = order.outTradeNo();
         return call(merchantId, CLOSE, closeContent(outTradeNo)).flatMap(answer -> {
             String subCode = answer.fields().get("sub_code");
             if (BUSINESS_FAILURE.equals(answer.fields().get("code")) && "ACQ.TRADE_NOT_EXIST".equals(subCode)) {
                 return Uni.createFrom().item(new CloseAnswer.Closed(subCode));
             }
             if (BUSINESS_FAILURE.equals(answer.fields().get("code")) && "ACQ.TRADE_STATUS_ERROR".equals(subCode)) {
-                return queryPayment(merchantId, outTradeNo)
+                return queryPayment(OrderRef.of(merchantId, outTradeNo))
                         .map(paid -> CloseDecision.decide(PROVIDER, paid, subCode, CLOSED_STATES));
             }
             succeeded(answer);

@@ -14,8 +14,8 @@ public interface ProviderClient {
 
     ChannelId channel();
 
-    /** Asks for the payment of our order number. */
-    Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo);
+    /** Asks for the payment of our order number (through its combine, where the provider needs that). */
+    Uni<PaymentAnswer> queryPayment(OrderRef order);
 
     /** Submits a refund, idempotent by its refund number: submitting it again never refunds twice. */
     Uni<RefundAnswer> submitRefund(RefundOrder refund);
@@ -33,5 +33,5 @@ public interface ProviderClient {
      * because of the trade's state is asked about the payment, and its verified answer decides: paid, or closed. A
      * trade still open after a refusal is a {@link ProviderFailure.NotClosed}, tried again.
      */
-    Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo);
+    Uni<CloseAnswer> closePayment(OrderRef order);
 }

@@ -99,7 +99,9 @@ final class StripeClient implements ProviderClient, StatementClient {
     }
 
     @Override
-    public Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo) {
+    public Uni<PaymentAnswer> queryPayment(OrderRef order) {
+        String merchantId = order.merchantId();
+        String outTradeNo = order.outTradeNo();
         return search(merchantId, outTradeNo).map(found -> {
             String state = "none";
             for (JsonNode paymentIntent : found) {
@@ -129,13 +131,15 @@ final class StripeClient implements ProviderClient, StatementClient {
      * intent moved on meanwhile: succeeded, or canceled by someone else) is settled by asking again.
      */
     @Override
-    public Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo) {
+    public Uni<CloseAnswer> closePayment(OrderRef order) {
+        String merchantId = order.merchantId();
+        String outTradeNo = order.outTradeNo();
         return search(merchantId, outTradeNo).flatMap(found -> {
             List<String> open = new ArrayList<>();
             for (JsonNode paymentIntent : found) {
                 String status = paymentIntent.path("status").asText("unknown");
                 if ("succeeded".equals(status)) {
-                    return queryPayment(merchantId, outTradeNo)
+                    return queryPayment(OrderRef.of(merchantId, outTradeNo))
                             .map(answer -> CloseDecision.decide(PROVIDER, answer, "succeeded", CLOSED_STATES));
                 }
                 if (!"canceled".equals(status)) {
@@ -153,7 +157,7 @@ final class StripeClient implements ProviderClient, StatementClient {
                         ProviderException refused = (ProviderException) failure;
                         if (refused.failure() instanceof ProviderFailure.Rejected rejection
                                 && UNEXPECTED_STATE.equals(rejection.code())) {
-                            return queryPayment(merchantId, outTradeNo)
+                            return queryPayment(OrderRef.of(merchantId, outTradeNo))
                                     .map(answer -> CloseDecision.decide(PROVIDER, answer, UNEXPECTED_STATE, CLOSED_STATES));
                         }
                         return Uni.createFrom().failure(refused);

@@ -39,6 +39,8 @@ final class WxPayClient implements ProviderClient, StatementClient {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** trade_state of a transaction the buyer can no longer pay, and the query's answer for one never created. */
     private static final Set<String> CLOSED_STATES = Set.of("CLOSED", "REVOKED", "ORDER_NOT_EXIST");
+    /** The same for an order paid in a combine, and for one its combine does not hold. */
+    private static final Set<String> COMBINE_CLOSED_STATES = Set.of("CLOSED", "REVOKED", "ORDER_NOT_EXIST", "NOT_IN_COMBINE");
 
     /**
      * A merchant's API credentials, or its partner's with the sub-merchant they act for.
@@ -151,7 +153,120 @@ final class WxPayClient implements ProviderClient, StatementClient {
     }
 
     @Override
-    public Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo) {
+    public Uni<PaymentAnswer> queryPayment(OrderRef order) {
+        return order.combineOutTradeNo().isPresent() ? queryCombined(order) : queryPayment(order.merchantId(), order.outTradeNo());
+    }
+
+    /**
+     * An order paid in a combine (合单) is answered for only through its combine:
+     * {@code GET /v3/combine-transactions/out-trade-no/{combine_out_trade_no}}, whose {@code sub_orders} are read like
+     * the combine notice's. The combine must be this merchant's (or partner's), and the order one of its sub-orders,
+     * this merchant's own (a partner's: naming this sub-merchant); a combine without the order, or none at all, has
+     * not paid it.
+     */
+    private Uni<PaymentAnswer> queryCombined(OrderRef order) {
+        return combine(order).map(found -> found.map(combine -> combine.answerFor(order))
+                .orElseGet(() -> new PaymentAnswer.NotPaid("ORDER_NOT_EXIST")));
+    }
+
+    /** A combine's verified query answer: its sub-orders, each checked to be this merchant's, and the body as received. */
+    private record Combine(String merchantId, JsonNode answer, byte[] body) {
+
+        /** The order's own sub-order; a combine without it has not paid it. */
+        PaymentAnswer answerFor(OrderRef order) {
+            for (JsonNode subOrder : answer.path("sub_orders")) {
+                if (order.outTradeNo().equals(subOrder.path("out_trade_no").asText())) {
+                    Notice notice = Parsing.read(PROVIDER, () -> WxPayChannel.subOrder(merchantId, subOrder));
+                    return notice instanceof Notice.Payment payment
+                            ? new PaymentAnswer.Paid(payment, body)
+                            : new PaymentAnswer.NotPaid(subOrder.path("trade_state").asText("unknown"));
+                }
+            }
+            return new PaymentAnswer.NotPaid("NOT_IN_COMBINE");
+        }
+    }
+
+    /** The order's combine as WeChat Pay answers for it; empty when it does not know the combine. */
+    private Uni<Optional<Combine>> combine(OrderRef order) {
+        String merchantId = order.merchantId();
+        Keys keys = merchants.get(merchantId);
+        return call(merchantId, keys, HttpMethod.GET, combineQueryUrl(order.combineOutTradeNo().orElseThrow()), "")
+                .map(response -> {
+                    if (response.status() == 404 && "ORDER_NOT_EXIST".equals(errorCode(response.body()))) {
+                        return Optional.empty();
+                    }
+                    JsonNode answer = verified(merchantId, keys, response);
+                    if (!keys.mchid().equals(answer.path("combine_mchid").asText())) {
+                        throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("combine of another mchid"));
+                    }
+                    for (JsonNode subOrder : answer.path("sub_orders")) {
+                        if (subOrder.path("out_trade_no").asText().equals(order.outTradeNo())
+                                && (!keys.mchid().equals(subOrder.path("mchid").asText())
+                                || !keys.subMchid().orElse("").equals(subOrder.path("sub_mchid").asText("")))) {
+                            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("sub-order of another merchant"));
+                        }
+                    }
+                    return Optional.of(new Combine(merchantId, answer, response.body()));
+                });
+    }
+
+    /**
+     * An order paid in a combine is closed with its whole combine, which is the only close WeChat Pay offers for it:
+     * {@code POST /v3/combine-transactions/out-trade-no/{combine_out_trade_no}/close} naming every sub-order as the
+     * combine's query lists them. The query first: an order paid there is paid, one not in it or a combine unknown
+     * cannot be paid; a refused close is settled by asking again, as for a single order.
+     */
+    private Uni<CloseAnswer> closeCombined(OrderRef order) {
+        String merchantId = order.merchantId();
+        Keys keys = merchants.get(merchantId);
+        return combine(order).flatMap(found -> {
+            if (found.isEmpty()) {
+                return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed("ORDER_NOT_EXIST"));
+            }
+            PaymentAnswer now = found.get().answerFor(order);
+            if (now instanceof PaymentAnswer.Paid || COMBINE_CLOSED_STATES.contains(((PaymentAnswer.NotPaid) now).state())) {
+                return Uni.createFrom().item(CloseDecision.decide(PROVIDER, now, "combine query", COMBINE_CLOSED_STATES));
+            }
+            String url = combineQueryUrl(order.combineOutTradeNo().orElseThrow()) + "/close";
+            return call(merchantId, keys, HttpMethod.POST, url, combineCloseBody(found.get().answer()))
+                    .flatMap(response -> {
+                        if (response.status() == 204) {
+                            verifiedSignature(merchantId, response);
+                            return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed("204 (the whole combine)"));
+                        }
+                        return Uni.createFrom().<CloseAnswer>failure(rejected(response));
+                    })
+                    .onFailure(ProviderException.class).recoverWithUni(failure -> {
+                        ProviderException refused = (ProviderException) failure;
+                        if (!(refused.failure() instanceof ProviderFailure.Rejected rejection) || rejection.status() == 401) {
+                            return Uni.createFrom().failure(refused);
+                        }
+                        return queryCombined(order).map(answer -> CloseDecision.decide(PROVIDER, answer,
+                                rejection.code(), COMBINE_CLOSED_STATES));
+                    });
+        });
+    }
+
+    /** Every sub-order of the combine, as its query listed them: WeChat Pay closes a combine whole or not at all. */
+    private static String combineCloseBody(JsonNode combine) {
+        ObjectNode body = JSON.createObjectNode().put("combine_appid", combine.path("combine_appid").asText());
+        var subOrders = body.putArray("sub_orders");
+        for (JsonNode subOrder : combine.path("sub_orders")) {
+            ObjectNode sub = subOrders.addObject()
+                    .put("mchid", subOrder.path("mchid").asText())
+                    .put("out_trade_no", subOrder.path("out_trade_no").asText());
+            if (subOrder.hasNonNull("sub_mchid")) {
+                sub.put("sub_mchid", subOrder.path("sub_mchid").asText());
+            }
+        }
+        return body.toString();
+    }
+
+    private static String combineQueryUrl(String combineOutTradeNo) {
+        return "/v3/combine-transactions/out-trade-no/" + pathSegment(combineOutTradeNo);
+    }
+
+    private Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo) {
         Keys keys = merchants.get(merchantId);
         return call(merchantId, keys, HttpMethod.GET, keys.queryUrl(outTradeNo), "").map(response -> {
             if (response.status() == 404 && "ORDER_NOT_EXIST".equals(errorCode(response.body()))) {
@@ -201,7 +316,12 @@ final class WxPayClient implements ProviderClient, StatementClient {
      * for the transaction, whose verified answer says paid or closed; a refused signature or key stays a rejection.
      */
     @Override
-    public Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo) {
+    public Uni<CloseAnswer> closePayment(OrderRef order) {
+        return order.combineOutTradeNo().isPresent() ? closeCombined(order)
+                : closePayment(order.merchantId(), order.outTradeNo());
+    }
+
+    private Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo) {
         Keys keys = merchants.get(merchantId);
         return call(merchantId, keys, HttpMethod.POST, keys.closeUrl(outTradeNo), keys.closeBody())
                 .flatMap(response -> {

@@ -1,5 +1,6 @@
 package io.paycallback.statement;
 
+import io.paycallback.provider.OrderRef;
 import io.paycallback.channel.Notice;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Origin;
@@ -59,7 +60,7 @@ public class Repairs {
     }
 
     private String payment(ProviderClient client, Discrepancy found, Duration timeout) {
-        PaymentAnswer answer = client.queryPayment(found.merchantId(), found.outTradeNo()).await().atMost(timeout);
+        PaymentAnswer answer = client.queryPayment(OrderRef.of(found.merchantId(), found.outTradeNo())).await().atMost(timeout);
         if (answer instanceof PaymentAnswer.Paid paid && paid.payment().channelTradeNo().equals(found.tradeNo())) {
             Reservation stored = inbox.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.STATEMENT,
                             Traceparent.current())

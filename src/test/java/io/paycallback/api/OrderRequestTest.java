@@ -45,4 +45,14 @@ class OrderRequestTest {
             assertThatThrownBy(() -> parse(json)).as(json).isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("null");
         }
     }
+
+    @Test
+    void anOrderPaidInACombineNamesItsCombine() throws Exception {
+        assertThat(parse("{\"outTradeNo\":\"ORD-1\",\"amount\":\"1\",\"currency\":\"CNY\",\"combineOutTradeNo\":\"CMB-1\"}")
+                .combine()).contains("CMB-1");
+        assertThat(parse("{\"outTradeNo\":\"ORD-1\",\"amount\":\"1\",\"currency\":\"CNY\"}").combine()).isEmpty();
+        assertThatThrownBy(() -> parse("{\"outTradeNo\":\"ORD-1\",\"amount\":\"1\",\"currency\":\"CNY\","
+                + "\"combineOutTradeNo\":\"has space\"}"))
+                .hasMessage("combineOutTradeNo must be 1-64 characters of [A-Za-z0-9_-|*@.]");
+    }
 }

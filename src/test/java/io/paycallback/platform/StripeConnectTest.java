@@ -1,5 +1,6 @@
 package io.paycallback.platform;
 
+import io.paycallback.console.ConsoleSessions;
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.lease.Scanner;
 import io.paycallback.order.Refunds;
@@ -79,6 +80,25 @@ class StripeConnectTest extends AgainstFakeProviders {
                 + " AND out_trade_no = ?", SHOP_A, outTradeNo)).isEqualTo(1);
         // The direct merchant's order of the same number is another order: untouched.
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PENDING");
+    }
+
+    /** An operator finds a sub-merchant's order by its merchant, in the admin API and on the console, like any other. */
+    @Test
+    void aSubMerchantsOrderIsTheOperatorsToFindLikeAnyOther() {
+        String outTradeNo = order(SHOP_A, "19.99", "USD");
+        String paymentIntent = Ids.unique("pi_");
+        Send.post(PLATFORM_PATH, connectPayment(ACCOUNT_A, outTradeNo, paymentIntent, 1999)).then().statusCode(200);
+        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_A, outTradeNo)));
+
+        String found = Api.as(Api.ALICE_TOKEN).queryParam("by", "order").queryParam("merchantId", SHOP_A)
+                .queryParam("q", outTradeNo).get("/admin/orders").then().statusCode(200).extract().asString();
+        assertThat(found).contains(paymentIntent).contains("PAID");
+        String cookie = io.restassured.RestAssured.given().redirects().follow(false).formParam("token", Api.ALICE_TOKEN)
+                .post("/admin/console/login").then().statusCode(303).extract().cookie(ConsoleSessions.COOKIE);
+        String page = io.restassured.RestAssured.given().cookie(ConsoleSessions.COOKIE, cookie).queryParam("by", "order")
+                .queryParam("merchant", SHOP_A).queryParam("q", outTradeNo).get("/admin/console/search")
+                .then().statusCode(200).extract().asString();
+        assertThat(page).contains("merchant " + SHOP_A).contains(paymentIntent);
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.paycallback.platform;
 
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.lease.Scanner;
+import io.paycallback.orderquery.OrderQueries;
+import io.paycallback.orderquery.OrderQueryHandler;
 import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
@@ -29,6 +31,8 @@ class WxPayCombineTest extends AgainstFakeProviders {
 
     @Inject
     Scanner scanner;
+    @Inject
+    OrderQueryHandler reconciler;
 
     private SignedCallback combine(String combineOutTradeNo, List<SubOrder> subOrders) {
         ProviderKeys keys = ProviderKeys.fromConfig();
@@ -118,5 +122,78 @@ class WxPayCombineTest extends AgainstFakeProviders {
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(paid)));
         assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE channel_trade_no = ?", unpaidTransaction)).isZero();
         assertThat(Api.orderStatus(unpaid)).isEqualTo("PENDING");
+    }
+
+    /**
+     * An order registered with its combine, whose notice never came: WeChat Pay answers for it only through its
+     * combine, which the query asks, reading the order's own sub-order; the other order of the combine, not paid,
+     * stays as it is.
+     */
+    @Test
+    void aQueryAsksForTheCombineAndReadsTheOrdersOwnSubOrder() {
+        String combine = Ids.unique("CMB");
+        String paid = Ids.unique("CQ");
+        String unpaid = Ids.unique("CQ");
+        for (String order : List.of(paid, unpaid)) {
+            Api.createCombinedOrder(order, "10.00", combine).then().statusCode(201)
+                    .body("outTradeNo", org.hamcrest.Matchers.equalTo(order));
+            db.update("UPDATE orders SET created_at = DATE_SUB(NOW(3), INTERVAL 2 HOUR) WHERE out_trade_no = ?", order);
+        }
+        providers.payment("wxpay", paid, "SUCCESS", 1000, "CNY", Ids.unique("42000"));
+        providers.payment("wxpay", unpaid, "NOTPAY", 1000, "CNY", Ids.unique("42000"));
+        providers.wxCombine(combine, List.of(paid, unpaid));
+
+        reconciler.enrol();
+        scanner.drain(OrderQueries.TABLE);
+        scanner.drain(CallbackLog.PAYMENT.leased());
+
+        assertThat(Api.orderStatus(paid)).isEqualTo("PAID");
+        assertThat(Api.orderStatus(unpaid)).isEqualTo("PENDING");
+        assertThat(Api.order(paid).then().extract().jsonPath().getString("combineOutTradeNo")).isEqualTo(combine);
+        assertThat(providers.requestsFor("wxpay", "combine-query", combine)).hasSize(2)
+                .allSatisfy(line -> assertThat(line).contains(" verified "));
+        assertThat(providers.requestsFor("wxpay", "query", paid)).isEmpty();
+        assertThat(db.first("SELECT origin FROM pay_callback_log WHERE out_trade_no = ?", paid).getString("origin"))
+                .isEqualTo("query");
+    }
+
+    /**
+     * WeChat Pay closes a combine whole: closing one of its orders closes the combine, naming every sub-order, and
+     * closing the other order after it finds its sub-order closed, with no second close.
+     */
+    @Test
+    void anOrderOfACombineIsClosedWithItsWholeCombine() {
+        String combine = Ids.unique("CMB");
+        String first = Ids.unique("CC");
+        String second = Ids.unique("CC");
+        for (String order : List.of(first, second)) {
+            Api.createCombinedOrder(order, "10.00", combine).then().statusCode(201);
+            providers.payment("wxpay", order, "NOTPAY", 1000, "CNY", Ids.unique("42000"));
+        }
+        providers.wxCombine(combine, List.of(first, second));
+
+        Api.closeOrder(first).then().statusCode(200);
+        Api.closeOrder(second).then().statusCode(200);
+
+        assertThat(Api.orderStatus(first)).isEqualTo("CLOSED");
+        assertThat(Api.orderStatus(second)).isEqualTo("CLOSED");
+        assertThat(providers.requestsFor("wxpay", "combine-close", combine)).singleElement()
+                .satisfies(line -> assertThat(line).contains(" verified "));
+        assertThat(providers.requestsFor("wxpay", "close", first)).isEmpty();
+    }
+
+    @Test
+    void aPaidCombinesOrderCannotBeClosedAndIsPaidOnce() {
+        String combine = Ids.unique("CMB");
+        String order = Ids.unique("CC");
+        Api.createCombinedOrder(order, "10.00", combine).then().statusCode(201);
+        providers.payment("wxpay", order, "SUCCESS", 1000, "CNY", Ids.unique("42000"));
+        providers.wxCombine(combine, List.of(order));
+
+        Api.closeOrder(order).then().statusCode(409);
+
+        assertThat(Api.orderStatus(order)).isEqualTo("PAID");
+        assertThat(events("order.paid", order)).isEqualTo(1);
+        assertThat(providers.requestsFor("wxpay", "combine-close", combine)).isEmpty();
     }
 }

@@ -39,6 +39,14 @@ public final class Api {
                 .post("/internal/orders");
     }
 
+    /** An order paid in a WeChat Pay combine (合单). */
+    public static Response createCombinedOrder(String outTradeNo, String amount, String combineOutTradeNo) {
+        return authorized().contentType("application/json")
+                .body("{\"merchantId\":\"default\",\"outTradeNo\":\"" + outTradeNo + "\",\"amount\":\"" + amount
+                        + "\",\"currency\":\"CNY\",\"combineOutTradeNo\":\"" + combineOutTradeNo + "\"}")
+                .post("/internal/orders");
+    }
+
     public static Response closeOrder(String merchantId, String outTradeNo) {
         return authorized().queryParam("merchantId", merchantId).post("/internal/orders/" + outTradeNo + "/close");
     }

@@ -74,6 +74,8 @@ final class FakeProviders {
     private final Map<String, String> modes = new ConcurrentHashMap<>();
     private final Map<String, String> refundAnswers = new ConcurrentHashMap<>();
     private final List<String> requests = new CopyOnWriteArrayList<>();
+    /** WeChat Pay combines (合单) by combine_out_trade_no: the orders in each, whose payments are in {@link #payments}. */
+    private final Map<String, List<String>> combines = new ConcurrentHashMap<>();
     /** Trade bills by provider and date ({@code wxpay/2026-12-02}): the file as the provider serves it, or a state. */
     private final Map<String, Bill> bills = new ConcurrentHashMap<>();
     /** Stripe's balance transaction pages by date, each as the API answers it (has_more included). */
@@ -182,6 +184,12 @@ final class FakeProviders {
         boolean verified = keys.wxMchid().equals(signer);
         if (mode("wxpay").equals("down")) {
             return Answer.json(503, "{\"code\":\"SYSTEM_ERROR\",\"message\":\"系统错误\"}");
+        }
+        if (uri.startsWith("/v3/combine-transactions/out-trade-no/") && method.equals("GET")) {
+            return wxCombineQuery(uri, signer);
+        }
+        if (uri.startsWith("/v3/combine-transactions/out-trade-no/") && uri.endsWith("/close") && method.equals("POST")) {
+            return wxCombineClose(uri, body, signer);
         }
         if (uri.startsWith("/v3/pay/partner/transactions/out-trade-no/")) {
             return wxPartnerTransaction(uri, method, body, ProviderKeys.WX_PARTNER_MCHID.equals(signer));
@@ -330,6 +338,75 @@ final class FakeProviders {
                 "amount":{"total":%d,"payer_total":%d,"currency":"CNY","payer_currency":"CNY"}}"""
                 .formatted(ProviderKeys.WX_PARTNER_MCHID, subMchid, outTradeNo, payment.tradeNo(), payment.state(),
                         payment.amountMinor(), payment.amountMinor()));
+    }
+
+    /**
+     * A combine's query, answered by whoever made it (the merchant, or the partner, that signed the request): its
+     * sub-orders are the payments the test put in it, a partner's naming their sub-merchant.
+     */
+    private Answer wxCombineQuery(String uri, String signer) {
+        String combine = URLDecoder.decode(uri.substring("/v3/combine-transactions/out-trade-no/".length()), StandardCharsets.UTF_8);
+        boolean verified = signer != null;
+        record("wxpay", "combine-query", combine, verified);
+        if (!verified) {
+            return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
+        }
+        List<String> orders = combines.get(combine);
+        if (orders == null) {
+            return Answer.json(404, "{\"code\":\"ORDER_NOT_EXIST\",\"message\":\"订单不存在\"}");
+        }
+        StringBuilder subOrders = new StringBuilder();
+        for (String outTradeNo : orders) {
+            Payment payment = payments.get("wxpay/" + outTradeNo);
+            subOrders.append(subOrders.isEmpty() ? "" : ",").append("""
+                    {"mchid":"%s",%s"trade_type":"JSAPI","trade_state":"%s","bank_type":"OTHERS","attach":"",\
+                    "success_time":"2026-12-03T10:34:56+08:00","transaction_id":"%s","out_trade_no":"%s",\
+                    "amount":{"total_amount":%d,"currency":"CNY","payer_amount":%d,"payer_currency":"CNY"}}"""
+                    .formatted(signer, payment.account() == null ? "" : "\"sub_mchid\":\"" + payment.account() + "\",",
+                            payment.state(), payment.tradeNo(), outTradeNo, payment.amountMinor(), payment.amountMinor()));
+        }
+        return wxSigned(200, """
+                {"combine_appid":"wxd678efh567hg6787","combine_mchid":"%s","combine_out_trade_no":"%s",\
+                "scene_info":{"device_id":"POS1:1"},"sub_orders":[%s],\
+                "combine_payer_info":{"openid":"oUpF8uMuAJO_M2pxb1Q9zNjWeS6o"}}""".formatted(signer, combine, subOrders));
+    }
+
+    /**
+     * A combine's close, as strict as WeChat Pay's: it names every sub-order of the combine (mchid, out_trade_no, and a
+     * partner's sub_mchid) or is refused; a paid combine is refused ORDERPAID; otherwise every sub-order is closed.
+     */
+    private Answer wxCombineClose(String uri, String body, String signer) throws IOException {
+        String prefix = "/v3/combine-transactions/out-trade-no/";
+        String combine = URLDecoder.decode(uri.substring(prefix.length(), uri.length() - "/close".length()), StandardCharsets.UTF_8);
+        record("wxpay", "combine-close", combine, signer != null);
+        if (signer == null) {
+            return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
+        }
+        List<String> orders = combines.get(combine);
+        if (orders == null) {
+            return Answer.json(404, "{\"code\":\"ORDER_NOT_EXIST\",\"message\":\"订单不存在\"}");
+        }
+        java.util.Set<String> named = new java.util.HashSet<>();
+        for (JsonNode sub : JSON.readTree(body).path("sub_orders")) {
+            Payment payment = payments.get("wxpay/" + sub.path("out_trade_no").asText());
+            if (payment == null || !signer.equals(sub.path("mchid").asText())
+                    || !Objects.equals(payment.account(), sub.hasNonNull("sub_mchid") ? sub.path("sub_mchid").asText() : null)) {
+                return Answer.json(400, "{\"code\":\"PARAM_ERROR\",\"message\":\"子单信息有误\"}");
+            }
+            named.add(sub.path("out_trade_no").asText());
+        }
+        if (!named.equals(new java.util.HashSet<>(orders))) {
+            return Answer.json(400, "{\"code\":\"PARAM_ERROR\",\"message\":\"子单不完整\"}");
+        }
+        if (orders.stream().anyMatch(order -> payments.get("wxpay/" + order).state().equals("SUCCESS"))) {
+            return Answer.json(400, "{\"code\":\"ORDERPAID\",\"message\":\"订单已支付\"}");
+        }
+        for (String order : orders) {
+            Payment payment = payments.get("wxpay/" + order);
+            payments.put("wxpay/" + order, new Payment("CLOSED", payment.amountMinor(), payment.currency(),
+                    payment.tradeNo(), payment.account()));
+        }
+        return wxSigned(204, "");
     }
 
     /** A payment of the key's own merchant, not of a sub-merchant. */
@@ -716,6 +793,7 @@ final class FakeProviders {
                     new Payment(params.get("state"), Long.parseLong(params.get("amount")),
                             params.getOrDefault("currency", "cny"), params.get("tradeNo"), params.get("account")));
             case "/control/mode" -> modes.put(params.get("provider"), params.get("mode"));
+            case "/control/combine" -> combines.put(params.get("combine"), List.of(params.get("orders").split(",")));
             case "/control/refund-answer" -> refundAnswers.put(params.get("provider") + "/" + params.get("key"), body);
             case "/control/reset" -> {
                 modes.clear();

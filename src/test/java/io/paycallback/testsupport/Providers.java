@@ -31,6 +31,12 @@ public final class Providers {
                 .queryParam("tradeNo", tradeNo).post(base + "/control/payment").then().statusCode(200);
     }
 
+    /** A WeChat Pay combine (合单) of the orders whose payments were put in before; its query answers for them. */
+    public void wxCombine(String combineOutTradeNo, List<String> outTradeNos) {
+        given().queryParam("combine", combineOutTradeNo).queryParam("orders", String.join(",", outTradeNos))
+                .post(base + "/control/combine").then().statusCode(200);
+    }
+
     /** {@code ok}, {@code bad-signature}, {@code lose-answer}, {@code reject}, {@code refund-pending} or {@code down}. */
     public void mode(String provider, String mode) {
         given().queryParam("provider", provider).queryParam("mode", mode).post(base + "/control/mode").then().statusCode(200);

@@ -188,22 +188,28 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
             if (!subOrder.isObject()) {
                 throw Rejection.malformed("a sub-order is not an object");
             }
-            String merchantId = merchant.merchantOfSubOrder(request.merchantId(), subOrder);
-            String tradeState = JsonFields.text(subOrder, "trade_state");
-            if (!"SUCCESS".equals(tradeState)) {
-                notices.add(new Notice.Ignored(UNPAID_TRADE_STATES.contains(tradeState) ? "trade_state " + tradeState : "unknown trade_state"));
-                continue;
-            }
-            JsonNode amount = JsonFields.object(subOrder, "amount");
-            String currency = currency(amount);
-            notices.add(new Notice.Payment(merchantId, ChannelId.WXPAY,
-                    JsonFields.text(subOrder, "transaction_id"),
-                    JsonFields.text(subOrder, "out_trade_no"),
-                    tradeState,
-                    JsonFields.amount(amount, "total_amount", currency),
-                    currency));
+            notices.add(subOrder(merchant.merchantOfSubOrder(request.merchantId(), subOrder), subOrder));
         }
         return new Notice.Combined(combineOutTradeNo, notices);
+    }
+
+    /**
+     * One order of a combine: of a notice, or of the combine query's answer, which has the same {@code sub_orders}. Its
+     * own state decides; its amount is {@code amount.total_amount}.
+     */
+    public static Notice subOrder(String merchantId, JsonNode subOrder) throws Rejection {
+        String tradeState = JsonFields.text(subOrder, "trade_state");
+        if (!"SUCCESS".equals(tradeState)) {
+            return new Notice.Ignored(UNPAID_TRADE_STATES.contains(tradeState) ? "trade_state " + tradeState : "unknown trade_state");
+        }
+        JsonNode amount = JsonFields.object(subOrder, "amount");
+        String currency = currency(amount);
+        return new Notice.Payment(merchantId, ChannelId.WXPAY,
+                JsonFields.text(subOrder, "transaction_id"),
+                JsonFields.text(subOrder, "out_trade_no"),
+                tradeState,
+                JsonFields.amount(amount, "total_amount", currency),
+                currency);
     }
 
     /** A transaction: the plaintext of a payment notice, or the answer of a transaction query. */
