@@ -128,6 +128,30 @@ class WxPayPartnerTest extends AgainstFakeProviders {
         }
     }
 
+    /** A sub-merchant's order in the partner's combine: queried through the combine, its own sub-order read. */
+    @Test
+    void aSubMerchantsOrderInACombineIsQueriedThroughTheCombine() {
+        String combine = Ids.unique("CMB");
+        String outTradeNo = Ids.unique("SP");
+        String sibling = Ids.unique("SP");
+        Api.createCombinedOrder(SHOP_A, outTradeNo, "12.00", combine).then().statusCode(201);
+        Api.createCombinedOrder(SHOP_B, sibling, "8.00", combine).then().statusCode(201);
+        db.update("UPDATE orders SET created_at = DATE_SUB(NOW(3), INTERVAL 2 HOUR) WHERE out_trade_no IN (?, ?)",
+                outTradeNo, sibling);
+        providers.subMerchantPayment("wxpay", SUB_MCHID_A, outTradeNo, "SUCCESS", 1200, "CNY", Ids.unique("42000"));
+        providers.subMerchantPayment("wxpay", SUB_MCHID_B, sibling, "SUCCESS", 800, "CNY", Ids.unique("42000"));
+        providers.wxCombine(combine, List.of(outTradeNo, sibling));
+
+        reconciler.enrol();
+        scanner.drain(OrderQueries.TABLE);
+        scanner.drain(CallbackLog.PAYMENT.leased());
+
+        assertThat(Api.orderStatus(SHOP_A, outTradeNo)).isEqualTo("PAID");
+        assertThat(Api.orderStatus(SHOP_B, sibling)).isEqualTo("PAID");
+        assertThat(providers.requestsFor("wxpay", "combine-query", combine)).hasSize(2)
+                .allSatisfy(line -> assertThat(line).contains(" verified "));
+    }
+
     @Test
     void aQueryUsesThePartnerEndpointNamingTheSubMerchant() {
         String outTradeNo = order(SHOP_A, "12.00");

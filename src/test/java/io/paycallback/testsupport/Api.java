@@ -41,9 +41,13 @@ public final class Api {
 
     /** An order paid in a WeChat Pay combine (合单). */
     public static Response createCombinedOrder(String outTradeNo, String amount, String combineOutTradeNo) {
+        return createCombinedOrder("default", outTradeNo, amount, combineOutTradeNo);
+    }
+
+    public static Response createCombinedOrder(String merchantId, String outTradeNo, String amount, String combineOutTradeNo) {
         return authorized().contentType("application/json")
-                .body("{\"merchantId\":\"default\",\"outTradeNo\":\"" + outTradeNo + "\",\"amount\":\"" + amount
-                        + "\",\"currency\":\"CNY\",\"combineOutTradeNo\":\"" + combineOutTradeNo + "\"}")
+                .body("{\"merchantId\":\"" + merchantId + "\",\"outTradeNo\":\"" + outTradeNo + "\",\"amount\":\""
+                        + amount + "\",\"currency\":\"CNY\",\"combineOutTradeNo\":\"" + combineOutTradeNo + "\"}")
                 .post("/internal/orders");
     }
 
