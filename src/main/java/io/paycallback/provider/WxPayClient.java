@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * WeChat Pay API v3: requests signed with the merchant API key, every answer verified with the platform keys that
@@ -218,7 +219,6 @@ final class WxPayClient implements ProviderClient, StatementClient {
      */
     private Uni<CloseAnswer> closeCombined(OrderRef order) {
         String merchantId = order.merchantId();
-        Keys keys = merchants.get(merchantId);
         return combine(order).flatMap(found -> {
             if (found.isEmpty()) {
                 return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed("ORDER_NOT_EXIST"));
@@ -228,22 +228,8 @@ final class WxPayClient implements ProviderClient, StatementClient {
                 return Uni.createFrom().item(CloseDecision.decide(PROVIDER, now, "combine query", COMBINE_CLOSED_STATES));
             }
             String url = combineQueryUrl(order.combineOutTradeNo().orElseThrow()) + "/close";
-            return call(merchantId, keys, HttpMethod.POST, url, combineCloseBody(found.get().answer()))
-                    .flatMap(response -> {
-                        if (response.status() == 204) {
-                            verifiedSignature(merchantId, response);
-                            return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed("204 (the whole combine)"));
-                        }
-                        return Uni.createFrom().<CloseAnswer>failure(rejected(response));
-                    })
-                    .onFailure(ProviderException.class).recoverWithUni(failure -> {
-                        ProviderException refused = (ProviderException) failure;
-                        if (!(refused.failure() instanceof ProviderFailure.Rejected rejection) || rejection.status() == 401) {
-                            return Uni.createFrom().failure(refused);
-                        }
-                        return queryCombined(order).map(answer -> CloseDecision.decide(PROVIDER, answer,
-                                rejection.code(), COMBINE_CLOSED_STATES));
-                    });
+            return close(merchantId, url, combineCloseBody(found.get().answer()), "204 (the whole combine)",
+                    () -> queryCombined(order), COMBINE_CLOSED_STATES);
         });
     }
 
@@ -323,11 +309,21 @@ final class WxPayClient implements ProviderClient, StatementClient {
 
     private Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo) {
         Keys keys = merchants.get(merchantId);
-        return call(merchantId, keys, HttpMethod.POST, keys.closeUrl(outTradeNo), keys.closeBody())
+        return close(merchantId, keys.closeUrl(outTradeNo), keys.closeBody(), "204",
+                () -> queryPayment(merchantId, outTradeNo), CLOSED_STATES);
+    }
+
+    /**
+     * A close call: 204 (its signature verified too) is closed; a refusal other than of our signature or key is
+     * settled by {@code query}, whose verified answer says paid, or closed by {@code closedStates}.
+     */
+    private Uni<CloseAnswer> close(String merchantId, String url, String body, String closed,
+                                   Supplier<Uni<PaymentAnswer>> query, Set<String> closedStates) {
+        return call(merchantId, merchants.get(merchantId), HttpMethod.POST, url, body)
                 .flatMap(response -> {
                     if (response.status() == 204) {
                         verifiedSignature(merchantId, response);
-                        return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed("204"));
+                        return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed(closed));
                     }
                     return Uni.createFrom().<CloseAnswer>failure(rejected(response));
                 })
@@ -336,8 +332,7 @@ final class WxPayClient implements ProviderClient, StatementClient {
                     if (!(refused.failure() instanceof ProviderFailure.Rejected rejection) || rejection.status() == 401) {
                         return Uni.createFrom().failure(refused);
                     }
-                    return queryPayment(merchantId, outTradeNo).map(answer -> CloseDecision.decide(PROVIDER, answer,
-                            rejection.code(), CLOSED_STATES));
+                    return query.get().map(answer -> CloseDecision.decide(PROVIDER, answer, rejection.code(), closedStates));
                 });
     }
 

@@ -215,6 +215,23 @@ public final class Fuzz {
         }
     }
 
+    /** The same notice, of another merchant: what a platform's notice reads as for the sub-merchant it names. */
+    public static Notice ofMerchant(Notice notice, String merchantId) {
+        if (notice instanceof Notice.Payment p) {
+            return new Notice.Payment(merchantId, p.channel(), p.channelTradeNo(), p.outTradeNo(), p.tradeState(),
+                    p.amount(), p.currency());
+        }
+        if (notice instanceof Notice.Refund r) {
+            return new Notice.Refund(merchantId, r.channel(), r.refundNo(), r.channelRefundId(), r.channelTradeNo(),
+                    r.outTradeNo(), r.result(), r.amount(), r.refundedTotal(), r.currency());
+        }
+        if (notice instanceof Notice.RefundPending r) {
+            return new Notice.RefundPending(merchantId, r.channel(), r.refundNo(), r.channelRefundId(), r.channelTradeNo(),
+                    r.outTradeNo(), r.amount(), r.currency());
+        }
+        return notice;
+    }
+
     public static void assertStorable(Notice notice) {
         if (notice instanceof Notice.Payment payment) {
             assertThat(List.of(payment.channelTradeNo(), payment.outTradeNo())).allSatisfy(Fuzz::assertNumber);

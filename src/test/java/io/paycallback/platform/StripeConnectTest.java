@@ -2,29 +2,20 @@ package io.paycallback.platform;
 
 import io.paycallback.console.ConsoleSessions;
 import io.paycallback.inbox.CallbackLog;
-import io.paycallback.lease.Scanner;
-import io.paycallback.order.Refunds;
-import io.paycallback.orderquery.OrderQueries;
-import io.paycallback.orderquery.OrderQueryHandler;
-import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
-import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.Platforms;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.response.Response;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.HexFormat;
-import java.util.List;
 
 import static io.paycallback.testsupport.ProviderKeys.ACCOUNT_A;
 import static io.paycallback.testsupport.ProviderKeys.ACCOUNT_B;
@@ -43,20 +34,9 @@ import static org.hamcrest.Matchers.equalTo;
  */
 @QuarkusTest
 @TestProfile(Platforms.class)
-class StripeConnectTest extends AgainstFakeProviders {
+class StripeConnectTest extends AgainstPlatforms {
 
     private static final String PLATFORM_PATH = "/pay/callback/stripe/" + PLATFORM;
-
-    @Inject
-    Scanner scanner;
-    @Inject
-    OrderQueryHandler reconciler;
-
-    private String order(String merchantId, String amount, String currency) {
-        String outTradeNo = Ids.unique("CON");
-        Api.createOrder(merchantId, outTradeNo, amount, currency).then().statusCode(201);
-        return outTradeNo;
-    }
 
     private SignedCallback connectPayment(String account, String outTradeNo, String paymentIntent, long minor) {
         Instant now = Instant.now();
@@ -68,16 +48,10 @@ class StripeConnectTest extends AgainstFakeProviders {
         String outTradeNo = order(SHOP_A, "19.99", "USD");
         Api.createOrder(outTradeNo, "19.99", "USD").then().statusCode(201);
         String paymentIntent = Ids.unique("pi_");
-        SignedCallback callback = connectPayment(ACCOUNT_A, outTradeNo, paymentIntent, 1999);
 
-        List<Integer> statuses = Concurrently.times(4, () -> Send.post(PLATFORM_PATH, callback).statusCode());
+        pushedAtOnce(PLATFORM_PATH, connectPayment(ACCOUNT_A, outTradeNo, paymentIntent, 1999));
 
-        assertThat(statuses).containsOnly(200);
-        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_A, outTradeNo)));
-        assertThat(db.rows("SELECT merchant_id FROM pay_callback_log WHERE channel_trade_no = ?", paymentIntent))
-                .singleElement().satisfies(row -> assertThat(row.getString("merchant_id")).isEqualTo(SHOP_A));
-        assertThat(db.count("SELECT COUNT(DISTINCT source) FROM outbox WHERE type = 'order.paid' AND merchant_id = ?"
-                + " AND out_trade_no = ?", SHOP_A, outTradeNo)).isEqualTo(1);
+        assertPaidOnce(SHOP_A, outTradeNo, paymentIntent);
         // The direct merchant's order of the same number is another order: untouched.
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PENDING");
     }
@@ -117,15 +91,10 @@ class StripeConnectTest extends AgainstFakeProviders {
     void anAccountThePlatformDoesNotServeIsQuarantinedAndPaysNothing() {
         String outTradeNo = order(SHOP_A, "19.99", "USD");
         String paymentIntent = Ids.unique("pi_");
-        Response answer = Send.post(PLATFORM_PATH, connectPayment("acct_1Stranger", outTradeNo, paymentIntent, 1999));
 
-        answer.then().statusCode(400);
-        assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE channel_trade_no = ?", paymentIntent)).isZero();
-        assertThat(db.rows("SELECT merchant_id, reason FROM quarantine WHERE channel = 'stripe' AND raw_body LIKE ?",
-                "%" + paymentIntent + "%")).singleElement().satisfies(row -> {
-                    assertThat(row.getString("merchant_id")).isEqualTo(PLATFORM);
-                    assertThat(row.getString("reason")).contains("not a connected account configured for this platform");
-                });
+        Send.post(PLATFORM_PATH, connectPayment("acct_1Stranger", outTradeNo, paymentIntent, 1999)).then().statusCode(400);
+
+        assertHeld("stripe", PLATFORM, paymentIntent, "the event's account is not a connected account configured for this platform");
         assertThat(Api.orderStatus(SHOP_A, outTradeNo)).isEqualTo("PENDING");
     }
 
@@ -149,18 +118,13 @@ class StripeConnectTest extends AgainstFakeProviders {
 
     @Test
     void aQueryAsksTheConnectedAccountAndFindsItsPayment() {
-        String outTradeNo = order(SHOP_A, "19.99", "USD");
-        db.update("UPDATE orders SET created_at = DATE_SUB(NOW(3), INTERVAL 2 HOUR) WHERE merchant_id = ? AND out_trade_no = ?",
-                SHOP_A, outTradeNo);
+        String outTradeNo = agedOrder(SHOP_A, "19.99", "USD");
         providers.subMerchantPayment("stripe", ACCOUNT_A, outTradeNo, "succeeded", 1999, "usd", Ids.unique("pi_"));
 
-        reconciler.enrol();
-        scanner.drain(OrderQueries.TABLE);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        queryRound();
 
         assertThat(Api.orderStatus(SHOP_A, outTradeNo)).isEqualTo("PAID");
-        assertThat(providers.requestsFor("stripe", "query", ACCOUNT_A + "/" + outTradeNo)).singleElement()
-                .satisfies(line -> assertThat(line).contains(" verified "));
+        assertAskedOnce("stripe", "query", ACCOUNT_A + "/" + outTradeNo);
         assertThat(providers.requestsFor("stripe", "query", outTradeNo)).isEmpty();
     }
 
@@ -172,25 +136,15 @@ class StripeConnectTest extends AgainstFakeProviders {
         String second = Ids.unique("pi_");
         providers.subMerchantPayment("stripe", ACCOUNT_A, Ids.unique("SECOND"), "succeeded", 1999, "usd", second);
         Send.post(PLATFORM_PATH, connectPayment(ACCOUNT_A, outTradeNo, second, 1999)).then().statusCode(200);
-        String refundNo = "RFP" + db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", second).getLong("id");
-        awaitRefundStatus(refundNo, "REQUESTED");
-        providers.mode("stripe", "refund-pending");
+        String refundNo = refundOfSecondPayment(second);
 
-        scanner.drain(Refunds.SUBMISSIONS);
-        awaitRefundStatus(refundNo, "SUBMITTED");
+        submittedThenQueried("stripe", refundNo);
+
+        assertRefundOf(SHOP_A, refundNo, "SUCCEEDED");
         String refundId = db.first("SELECT channel_refund_id FROM refunds WHERE refund_no = ?", refundNo)
                 .getString("channel_refund_id");
-        providers.mode("stripe", "ok");
-        db.update("UPDATE refund_submissions SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE refund_no = ?", refundNo);
-        scanner.drain(Refunds.SUBMISSIONS);
-        scanner.drain(CallbackLog.REFUND.leased());
-
-        awaitRefundStatus(refundNo, "SUCCEEDED");
-        assertThat(db.first("SELECT merchant_id FROM refunds WHERE refund_no = ?", refundNo).getString("merchant_id"))
-                .isEqualTo(SHOP_A);
-        assertThat(providers.requestsFor("stripe", "refund", ACCOUNT_A + "/" + refundNo)).singleElement()
-                .satisfies(line -> assertThat(line).contains(" verified "));
-        assertThat(providers.requestsFor("stripe", "refund-query", ACCOUNT_A + "/" + refundId)).hasSize(1);
+        assertAskedOnce("stripe", "refund", ACCOUNT_A + "/" + refundNo);
+        assertAskedOnce("stripe", "refund-query", ACCOUNT_A + "/" + refundId);
     }
 
     @Test
@@ -201,8 +155,7 @@ class StripeConnectTest extends AgainstFakeProviders {
         Api.closeOrder(SHOP_B, outTradeNo).then().statusCode(200);
 
         assertThat(Api.orderStatus(SHOP_B, outTradeNo)).isEqualTo("CLOSED");
-        assertThat(providers.requestsFor("stripe", "close", ACCOUNT_B + "/" + outTradeNo)).singleElement()
-                .satisfies(line -> assertThat(line).contains(" verified "));
+        assertAskedOnce("stripe", "close", ACCOUNT_B + "/" + outTradeNo);
     }
 
     @Test

@@ -1,10 +1,6 @@
 package io.paycallback.platform;
 
 import io.paycallback.inbox.CallbackLog;
-import io.paycallback.lease.Scanner;
-import io.paycallback.orderquery.OrderQueries;
-import io.paycallback.orderquery.OrderQueryHandler;
-import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Ids;
@@ -13,7 +9,6 @@ import io.paycallback.testsupport.ProviderSigner.SubOrder;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -27,12 +22,7 @@ import static org.awaitility.Awaitility.await;
  * own, so a repeated push is a duplicate for each and a sub-order for another amount is that order's dead letter only.
  */
 @QuarkusTest
-class WxPayCombineTest extends AgainstFakeProviders {
-
-    @Inject
-    Scanner scanner;
-    @Inject
-    OrderQueryHandler reconciler;
+class WxPayCombineTest extends AgainstPlatforms {
 
     private SignedCallback combine(String combineOutTradeNo, List<SubOrder> subOrders) {
         ProviderKeys keys = ProviderKeys.fromConfig();
@@ -143,9 +133,7 @@ class WxPayCombineTest extends AgainstFakeProviders {
         providers.payment("wxpay", unpaid, "NOTPAY", 1000, "CNY", Ids.unique("42000"));
         providers.wxCombine(combine, List.of(paid, unpaid));
 
-        reconciler.enrol();
-        scanner.drain(OrderQueries.TABLE);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        queryRound();
 
         assertThat(Api.orderStatus(paid)).isEqualTo("PAID");
         assertThat(Api.orderStatus(unpaid)).isEqualTo("PENDING");

@@ -1,13 +1,6 @@
 package io.paycallback.platform;
 
-import io.paycallback.inbox.CallbackLog;
-import io.paycallback.lease.Scanner;
-import io.paycallback.order.Refunds;
-import io.paycallback.orderquery.OrderQueries;
-import io.paycallback.orderquery.OrderQueryHandler;
-import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
-import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.Platforms;
 import io.paycallback.testsupport.ProviderKeys;
@@ -16,7 +9,6 @@ import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -38,20 +30,9 @@ import static org.awaitility.Awaitility.await;
  */
 @QuarkusTest
 @TestProfile(Platforms.class)
-class WxPayPartnerTest extends AgainstFakeProviders {
+class WxPayPartnerTest extends AgainstPlatforms {
 
     private static final String PARTNER_PATH = "/pay/callback/wxpay/" + PLATFORM;
-
-    @Inject
-    Scanner scanner;
-    @Inject
-    OrderQueryHandler reconciler;
-
-    private String order(String merchantId, String amount) {
-        String outTradeNo = Ids.unique("SP");
-        Api.createOrder(merchantId, outTradeNo, amount, "CNY").then().statusCode(201);
-        return outTradeNo;
-    }
 
     private SignedCallback paid(String subMchid, String outTradeNo, String transactionId, long fen) {
         return signer.wxPartnerPayment(subMchid, outTradeNo, transactionId, fen, "SUCCESS", Instant.now());
@@ -59,38 +40,30 @@ class WxPayPartnerTest extends AgainstFakeProviders {
 
     @Test
     void aSubMerchantsPaymentPushedTwiceAtOncePaysItsMerchantsOrderOnce() throws Exception {
-        String outTradeNo = order(SHOP_A, "88.00");
+        String outTradeNo = order(SHOP_A, "88.00", "CNY");
         Api.createOrder(outTradeNo, "88.00", "CNY").then().statusCode(201);
         String transactionId = Ids.unique("42000");
-        SignedCallback callback = paid(SUB_MCHID_A, outTradeNo, transactionId, 8800);
 
-        List<Integer> statuses = Concurrently.times(4, () -> Send.post(PARTNER_PATH, callback).statusCode());
+        pushedAtOnce(PARTNER_PATH, paid(SUB_MCHID_A, outTradeNo, transactionId, 8800));
 
-        assertThat(statuses).containsOnly(200);
-        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_A, outTradeNo)));
-        assertThat(db.rows("SELECT merchant_id FROM pay_callback_log WHERE channel_trade_no = ?", transactionId))
-                .singleElement().satisfies(row -> assertThat(row.getString("merchant_id")).isEqualTo(SHOP_A));
-        assertThat(db.count("SELECT COUNT(DISTINCT source) FROM outbox WHERE type = 'order.paid' AND merchant_id = ?"
-                + " AND out_trade_no = ?", SHOP_A, outTradeNo)).isEqualTo(1);
+        assertPaidOnce(SHOP_A, outTradeNo, transactionId);
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PENDING");
     }
 
     @Test
     void aSubMerchantThePartnerDoesNotServeIsQuarantinedAndPaysNothing() {
-        String outTradeNo = order(SHOP_A, "88.00");
+        String outTradeNo = order(SHOP_A, "88.00", "CNY");
         String transactionId = Ids.unique("42000");
 
         Send.post(PARTNER_PATH, paid("1900000999", outTradeNo, transactionId, 8800)).then().statusCode(400);
 
-        assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE channel_trade_no = ?", transactionId)).isZero();
-        assertThat(db.count("SELECT COUNT(*) FROM quarantine WHERE channel = 'wxpay' AND merchant_id = ? AND reason = ?",
-                PLATFORM, "sub_mchid is not a sub-merchant configured for this partner")).isPositive();
+        assertHeld("wxpay", PLATFORM, transactionId, "sub_mchid is not a sub-merchant configured for this partner");
         assertThat(Api.orderStatus(SHOP_A, outTradeNo)).isEqualTo("PENDING");
     }
 
     @Test
     void aPartnerRefundNoticeRefundsItsSubMerchantsOrder() {
-        String outTradeNo = order(SHOP_B, "30.00");
+        String outTradeNo = order(SHOP_B, "30.00", "CNY");
         String transactionId = Ids.unique("42000");
         Send.post(PARTNER_PATH, paid(SUB_MCHID_B, outTradeNo, transactionId, 3000)).then().statusCode(200);
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_B, outTradeNo)));
@@ -99,18 +72,16 @@ class WxPayPartnerTest extends AgainstFakeProviders {
         Send.post("/refund/callback/wxpay/" + PLATFORM, signer.wxPartnerRefund(SUB_MCHID_B, outTradeNo, transactionId,
                 outRefundNo, Ids.unique("5030"), 3000, 1000, "SUCCESS", Instant.now())).then().statusCode(200);
 
-        awaitRefundStatus(outRefundNo, "SUCCEEDED");
-        assertThat(db.first("SELECT merchant_id FROM refunds WHERE refund_no = ?", outRefundNo).getString("merchant_id"))
-                .isEqualTo(SHOP_B);
+        assertRefundOf(SHOP_B, outRefundNo, "SUCCEEDED");
         await().atMost(WAIT).until(() -> events("refund.succeeded", outTradeNo) == 1);
     }
 
     /** A partner's combine: its sub-orders are its sub-merchants' orders, each paid once however often it is pushed. */
     @Test
     void aPartnersCombinePaysEachSubMerchantsOrderOnce() throws Exception {
-        String first = order(SHOP_A, "10.00");
-        String second = order(SHOP_B, "20.00");
-        String third = order(SHOP_A, "30.00");
+        String first = order(SHOP_A, "10.00", "CNY");
+        String second = order(SHOP_B, "20.00", "CNY");
+        String third = order(SHOP_A, "30.00", "CNY");
         SignedCallback callback = signer.wxCombine(ProviderKeys.WX_PARTNER_API_V3_KEY, ProviderKeys.WX_PARTNER_MCHID,
                 Ids.unique("CMB"), List.of(
                         new SubOrder(ProviderKeys.WX_PARTNER_MCHID, SUB_MCHID_A, first, Ids.unique("42000"), "SUCCESS", 1000),
@@ -118,13 +89,11 @@ class WxPayPartnerTest extends AgainstFakeProviders {
                         new SubOrder(ProviderKeys.WX_PARTNER_MCHID, SUB_MCHID_A, third, Ids.unique("42000"), "SUCCESS", 3000)),
                 Instant.now());
 
-        assertThat(Concurrently.times(2, () -> Send.post(PARTNER_PATH, callback).statusCode())).containsOnly(200);
+        pushedAtOnce(PARTNER_PATH, callback);
 
-        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_A, first))
-                && "PAID".equals(Api.orderStatus(SHOP_B, second)) && "PAID".equals(Api.orderStatus(SHOP_A, third)));
         for (String[] paid : new String[][]{{SHOP_A, first}, {SHOP_B, second}, {SHOP_A, third}}) {
-            await().atMost(WAIT).until(() -> db.count("SELECT COUNT(DISTINCT source) FROM outbox WHERE type = 'order.paid'"
-                    + " AND merchant_id = ? AND out_trade_no = ?", paid[0], paid[1]) == 1);
+            await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(paid[0], paid[1])));
+            await().atMost(WAIT).until(() -> paidEvents(paid[0], paid[1]) == 1);
         }
     }
 
@@ -142,9 +111,7 @@ class WxPayPartnerTest extends AgainstFakeProviders {
         providers.subMerchantPayment("wxpay", SUB_MCHID_B, sibling, "SUCCESS", 800, "CNY", Ids.unique("42000"));
         providers.wxCombine(combine, List.of(outTradeNo, sibling));
 
-        reconciler.enrol();
-        scanner.drain(OrderQueries.TABLE);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        queryRound();
 
         assertThat(Api.orderStatus(SHOP_A, outTradeNo)).isEqualTo("PAID");
         assertThat(Api.orderStatus(SHOP_B, sibling)).isEqualTo("PAID");
@@ -154,70 +121,52 @@ class WxPayPartnerTest extends AgainstFakeProviders {
 
     @Test
     void aQueryUsesThePartnerEndpointNamingTheSubMerchant() {
-        String outTradeNo = order(SHOP_A, "12.00");
-        db.update("UPDATE orders SET created_at = DATE_SUB(NOW(3), INTERVAL 2 HOUR) WHERE merchant_id = ? AND out_trade_no = ?",
-                SHOP_A, outTradeNo);
+        String outTradeNo = agedOrder(SHOP_A, "12.00", "CNY");
         providers.subMerchantPayment("wxpay", SUB_MCHID_A, outTradeNo, "SUCCESS", 1200, "CNY", Ids.unique("42000"));
 
-        reconciler.enrol();
-        scanner.drain(OrderQueries.TABLE);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        queryRound();
 
         assertThat(Api.orderStatus(SHOP_A, outTradeNo)).isEqualTo("PAID");
-        assertThat(providers.requestsFor("wxpay", "query", SUB_MCHID_A + "/" + outTradeNo)).singleElement()
-                .satisfies(line -> assertThat(line).contains(" verified "));
+        assertAskedOnce("wxpay", "query", SUB_MCHID_A + "/" + outTradeNo);
         assertThat(providers.requestsFor("wxpay", "query", outTradeNo)).isEmpty();
     }
 
     @Test
     void aPaymentMadeTwiceIsRefundedForTheSubMerchantAndAskedAboutThere() {
-        String outTradeNo = order(SHOP_A, "19.99");
+        String outTradeNo = order(SHOP_A, "19.99", "CNY");
         Send.post(PARTNER_PATH, paid(SUB_MCHID_A, outTradeNo, Ids.unique("42000"), 1999)).then().statusCode(200);
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_A, outTradeNo)));
         String second = Ids.unique("42000");
         providers.subMerchantPayment("wxpay", SUB_MCHID_A, Ids.unique("SECOND"), "SUCCESS", 1999, "CNY", second);
         Send.post(PARTNER_PATH, paid(SUB_MCHID_A, outTradeNo, second, 1999)).then().statusCode(200);
-        String refundNo = "RFP" + db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", second).getLong("id");
-        awaitRefundStatus(refundNo, "REQUESTED");
-        providers.mode("wxpay", "refund-pending");
+        String refundNo = refundOfSecondPayment(second);
 
-        scanner.drain(Refunds.SUBMISSIONS);
-        awaitRefundStatus(refundNo, "SUBMITTED");
-        providers.mode("wxpay", "ok");
-        db.update("UPDATE refund_submissions SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE refund_no = ?", refundNo);
-        scanner.drain(Refunds.SUBMISSIONS);
-        scanner.drain(CallbackLog.REFUND.leased());
+        submittedThenQueried("wxpay", refundNo);
 
-        awaitRefundStatus(refundNo, "SUCCEEDED");
-        assertThat(db.first("SELECT merchant_id FROM refunds WHERE refund_no = ?", refundNo).getString("merchant_id"))
-                .isEqualTo(SHOP_A);
-        assertThat(providers.requestsFor("wxpay", "refund", SUB_MCHID_A + "/" + refundNo)).singleElement()
-                .satisfies(line -> assertThat(line).contains(" verified "));
-        assertThat(providers.requestsFor("wxpay", "refund-query", SUB_MCHID_A + "/" + refundNo)).singleElement()
-                .satisfies(line -> assertThat(line).contains(" verified "));
+        assertRefundOf(SHOP_A, refundNo, "SUCCEEDED");
+        assertAskedOnce("wxpay", "refund", SUB_MCHID_A + "/" + refundNo);
+        assertAskedOnce("wxpay", "refund-query", SUB_MCHID_A + "/" + refundNo);
     }
 
     @Test
     void anOrderIsClosedAtThePartnerEndpointForItsSubMerchant() {
-        String outTradeNo = order(SHOP_B, "19.99");
+        String outTradeNo = order(SHOP_B, "19.99", "CNY");
         providers.subMerchantPayment("wxpay", SUB_MCHID_B, outTradeNo, "NOTPAY", 1999, "CNY", Ids.unique("42000"));
 
         Api.closeOrder(SHOP_B, outTradeNo).then().statusCode(200);
 
         assertThat(Api.orderStatus(SHOP_B, outTradeNo)).isEqualTo("CLOSED");
-        assertThat(providers.requestsFor("wxpay", "close", SUB_MCHID_B + "/" + outTradeNo)).singleElement()
-                .satisfies(line -> assertThat(line).contains(" verified "));
+        assertAskedOnce("wxpay", "close", SUB_MCHID_B + "/" + outTradeNo);
     }
 
     @Test
     void aSubMerchantsPaidOrderCannotBeClosedAndIsPaidOnce() {
-        String outTradeNo = order(SHOP_B, "19.99");
+        String outTradeNo = order(SHOP_B, "19.99", "CNY");
         providers.subMerchantPayment("wxpay", SUB_MCHID_B, outTradeNo, "SUCCESS", 1999, "CNY", Ids.unique("42000"));
 
         Api.closeOrder(SHOP_B, outTradeNo).then().statusCode(409);
 
         assertThat(Api.orderStatus(SHOP_B, outTradeNo)).isEqualTo("PAID");
-        assertThat(db.count("SELECT COUNT(DISTINCT source) FROM outbox WHERE type = 'order.paid' AND merchant_id = ?"
-                + " AND out_trade_no = ?", SHOP_B, outTradeNo)).isEqualTo(1);
+        assertThat(paidEvents(SHOP_B, outTradeNo)).isEqualTo(1);
     }
 }

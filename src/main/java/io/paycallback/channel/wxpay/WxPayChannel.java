@@ -198,33 +198,27 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
      * own state decides; its amount is {@code amount.total_amount}.
      */
     public static Notice subOrder(String merchantId, JsonNode subOrder) throws Rejection {
-        String tradeState = JsonFields.text(subOrder, "trade_state");
-        if (!"SUCCESS".equals(tradeState)) {
-            return new Notice.Ignored(UNPAID_TRADE_STATES.contains(tradeState) ? "trade_state " + tradeState : "unknown trade_state");
-        }
-        JsonNode amount = JsonFields.object(subOrder, "amount");
-        String currency = currency(amount);
-        return new Notice.Payment(merchantId, ChannelId.WXPAY,
-                JsonFields.text(subOrder, "transaction_id"),
-                JsonFields.text(subOrder, "out_trade_no"),
-                tradeState,
-                JsonFields.amount(amount, "total_amount", currency),
-                currency);
+        return transaction(merchantId, subOrder, "total_amount");
     }
 
     /** A transaction: the plaintext of a payment notice, or the answer of a transaction query. */
     public static Notice payment(String merchantId, JsonNode plaintext) throws Rejection {
-        String tradeState = JsonFields.text(plaintext, "trade_state");
+        return transaction(merchantId, plaintext, "total");
+    }
+
+    /** Paid only in {@code SUCCESS}; its amount in fen under {@code totalField} of {@code amount}. */
+    private static Notice transaction(String merchantId, JsonNode transaction, String totalField) throws Rejection {
+        String tradeState = JsonFields.text(transaction, "trade_state");
         if (!"SUCCESS".equals(tradeState)) {
             return new Notice.Ignored(UNPAID_TRADE_STATES.contains(tradeState) ? "trade_state " + tradeState : "unknown trade_state");
         }
-        JsonNode amount = JsonFields.object(plaintext, "amount");
+        JsonNode amount = JsonFields.object(transaction, "amount");
         String currency = currency(amount);
         return new Notice.Payment(merchantId, ChannelId.WXPAY,
-                JsonFields.text(plaintext, "transaction_id"),
-                JsonFields.text(plaintext, "out_trade_no"),
+                JsonFields.text(transaction, "transaction_id"),
+                JsonFields.text(transaction, "out_trade_no"),
                 tradeState,
-                JsonFields.amount(amount, "total", currency),
+                JsonFields.amount(amount, totalField, currency),
                 currency);
     }
 

@@ -147,21 +147,9 @@ class AlipayChannelFuzzTest {
             } else if (merchant == null) {
                 assertThat(verdict).isInstanceOf(Verdict.Malformed.class);
             } else {
-                assertThat(verdict).isEqualTo(new Verdict.Accepted(ofMerchant(generated.expected(), merchant)));
+                assertThat(verdict).isEqualTo(new Verdict.Accepted(Fuzz.ofMerchant(generated.expected(), merchant)));
             }
         });
-    }
-
-    private static Notice ofMerchant(Notice notice, String merchantId) {
-        if (notice instanceof Notice.Payment p) {
-            return new Notice.Payment(merchantId, p.channel(), p.channelTradeNo(), p.outTradeNo(), p.tradeState(),
-                    p.amount(), p.currency());
-        }
-        if (notice instanceof Notice.Refund r) {
-            return new Notice.Refund(merchantId, r.channel(), r.refundNo(), r.channelRefundId(), r.channelTradeNo(),
-                    r.outTradeNo(), r.result(), r.amount(), r.refundedTotal(), r.currency());
-        }
-        return notice;
     }
 
     private static Case generated(Fuzz fuzz, double damage) {

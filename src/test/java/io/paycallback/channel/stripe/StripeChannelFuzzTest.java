@@ -145,23 +145,9 @@ class StripeChannelFuzzTest {
             } else if (merchant == null) {
                 assertThat(verdict).isInstanceOf(Verdict.Malformed.class);
             } else {
-                assertThat(verdict).isEqualTo(new Verdict.Accepted(ofMerchant(expected, merchant)));
+                assertThat(verdict).isEqualTo(new Verdict.Accepted(Fuzz.ofMerchant(expected, merchant)));
             }
         });
-    }
-
-    private static Notice ofMerchant(Notice notice, String merchantId) {
-        if (notice instanceof Notice.Payment p) {
-            return new Notice.Payment(merchantId, p.channel(), p.channelTradeNo(), p.outTradeNo(), p.tradeState(),
-                    p.amount(), p.currency());
-        }
-        if (notice instanceof Notice.Refund r) {
-            return new Notice.Refund(merchantId, r.channel(), r.refundNo(), r.channelRefundId(), r.channelTradeNo(),
-                    r.outTradeNo(), r.result(), r.amount(), r.refundedTotal(), r.currency());
-        }
-        Notice.RefundPending r = (Notice.RefundPending) notice;
-        return new Notice.RefundPending(merchantId, r.channel(), r.refundNo(), r.channelRefundId(), r.channelTradeNo(),
-                r.outTradeNo(), r.amount(), r.currency());
     }
 
     /** A signed event; with {@code damage} above 0 its fields at every level, and sometimes the whole body, are damaged. */
