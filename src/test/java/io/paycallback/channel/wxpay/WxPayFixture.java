@@ -6,6 +6,10 @@ import io.paycallback.testsupport.ProviderSigner;
 
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -51,6 +55,22 @@ final class WxPayFixture {
     static String partnerRefund(String spMchid, String subMchid, String refundStatus, long refundFen) {
         return refund(refundStatus, refundFen).replace("\"mchid\":\"" + MCHID + "\"",
                 "\"sp_mchid\":\"" + spMchid + "\",\"sub_mchid\":\"" + subMchid + "\"");
+    }
+
+    /** A partner's number and APIv3 key, and its two sub-merchants, for the platform tests. */
+    static final String SP_MCHID = "1230000109";
+    static final String PARTNER_KEY = "p9o8i7u6y5t4r3e2w1q0p9o8i7u6y5t4";
+    static final Map<String, String> SUB_MERCHANTS = Map.of("1900000201", "shop-a", "1900000202", "shop-b");
+
+    /** The direct merchant ({@code default}) and a partner ({@code market}) with its two sub-merchants, on one key. */
+    static WxPayChannel withPartner(PublicKey wechatPay, String serial, Instant now) {
+        return new WxPayChannel(Map.of(
+                "default", new WxPayMerchant(MCHID, WxPayMerchant.apiV3Key(API_V3_KEY), Map.of(serial, wechatPay)),
+                "market", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(PARTNER_KEY), Map.of(serial, wechatPay),
+                        SUB_MERCHANTS),
+                "shop-a", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(PARTNER_KEY), Map.of(serial, wechatPay),
+                        Map.of("1900000201", "shop-a"))),
+                Clock.fixed(now, ZoneOffset.UTC));
     }
 
     static String encrypt(String plaintext, String apiV3Key) {

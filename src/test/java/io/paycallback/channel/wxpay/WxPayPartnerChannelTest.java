@@ -11,13 +11,10 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
 
 import static io.paycallback.channel.wxpay.WxPayFixture.API_V3_KEY;
-import static io.paycallback.channel.wxpay.WxPayFixture.MCHID;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
@@ -30,16 +27,10 @@ class WxPayPartnerChannelTest {
     private static final KeyPair PLATFORM = TestKeys.rsa();
     private static final String SERIAL = "PUB_KEY_ID_0114232134912410000000000000";
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
-    private static final String SP_MCHID = "1230000109";
-    private static final String PARTNER_KEY = "p9o8i7u6y5t4r3e2w1q0p9o8i7u6y5t4";
+    private static final String SP_MCHID = WxPayFixture.SP_MCHID;
+    private static final String PARTNER_KEY = WxPayFixture.PARTNER_KEY;
 
-    private final WxPayChannel channel = new WxPayChannel(Map.of(
-            "default", new WxPayMerchant(MCHID, WxPayMerchant.apiV3Key(API_V3_KEY), Map.of(SERIAL, PLATFORM.getPublic())),
-            "market", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(PARTNER_KEY), Map.of(SERIAL, PLATFORM.getPublic()),
-                    Map.of("1900000201", "shop-a", "1900000202", "shop-b")),
-            "shop-a", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(PARTNER_KEY), Map.of(SERIAL, PLATFORM.getPublic()),
-                    Map.of("1900000201", "shop-a"))),
-            Clock.fixed(NOW, ZoneOffset.UTC));
+    private final WxPayChannel channel = WxPayFixture.withPartner(PLATFORM.getPublic(), SERIAL, NOW);
 
     private Verdict read(String pathId, CallbackKind kind, String plaintext, String apiV3Key) {
         String body = WxPayFixture.body(kind == CallbackKind.PAYMENT ? "TRANSACTION.SUCCESS" : "REFUND.SUCCESS",
