@@ -18,6 +18,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The three channels, built once from configuration: each merchant's own keys, and each platform's for its
@@ -58,24 +59,13 @@ public class Channels {
             merchant.stripe().ifPresent(keys -> stripe.put(merchantId, stripe(merchantId, keys)));
         });
         platforms.forEach((platformId, platform) -> {
-            platform.stripe().ifPresent(keys -> {
-                Map<String, String> accounts = subMerchants.stripeAccounts(platformId);
-                stripe.put(platformId, stripe(PLATFORMS + platformId, keys, accounts));
-                accounts.forEach((account, merchantId) ->
-                        stripe.put(merchantId, stripe(PLATFORMS + platformId, keys, Map.of(account, merchantId))));
-            });
-            platform.alipay().ifPresent(keys -> {
-                Map<String, String> apps = subMerchants.alipayAuthorisedApps(platformId);
-                alipay.put(platformId, alipay(PLATFORMS + platformId, keys, apps));
-                apps.forEach((authAppId, merchantId) ->
-                        alipay.put(merchantId, alipay(PLATFORMS + platformId, keys, Map.of(authAppId, merchantId))));
-            });
-            platform.wxpay().ifPresent(keys -> {
-                Map<String, String> subs = subMerchants.wxpaySubMerchants(platformId);
-                wxpay.put(platformId, wxpay(PLATFORMS + platformId, keys, subs));
-                subs.forEach((subMchid, merchantId) ->
-                        wxpay.put(merchantId, wxpay(PLATFORMS + platformId, keys, Map.of(subMchid, merchantId))));
-            });
+            String owner = PLATFORMS + platformId;
+            platform.stripe().ifPresent(keys -> serve(stripe, platformId, subMerchants.stripeAccounts(platformId),
+                    accounts -> stripe(owner, keys, accounts)));
+            platform.alipay().ifPresent(keys -> serve(alipay, platformId, subMerchants.alipayAuthorisedApps(platformId),
+                    apps -> alipay(owner, keys, apps)));
+            platform.wxpay().ifPresent(keys -> serve(wxpay, platformId, subMerchants.wxpaySubMerchants(platformId),
+                    subs -> wxpay(owner, keys, subs)));
         });
         Map<ChannelId, Channel> built = new EnumMap<>(ChannelId.class);
         built.put(ChannelId.WXPAY, new WxPayChannel(wxpay, clock));
@@ -101,6 +91,19 @@ public class Channels {
         return find(channelPath)
                 .map(channel -> channel.parseStored(new CallbackRequest(merchantId, kind, Map.of(), body)))
                 .orElseGet(() -> new Verdict.Malformed("the row's channel '" + channelPath + "' is unknown"));
+    }
+
+    /**
+     * A platform's keys under its id, with every sub-merchant it has, and under each sub-merchant's merchant id, with
+     * that sub-merchant only.
+     *
+     * @param subMerchants the provider's id of each sub-merchant to its merchant id
+     */
+    private static <M> void serve(Map<String, M> served, String platformId, Map<String, String> subMerchants,
+                                  Function<Map<String, String>, M> withSubMerchants) {
+        served.put(platformId, withSubMerchants.apply(subMerchants));
+        subMerchants.forEach((subMerchant, merchantId) ->
+                served.put(merchantId, withSubMerchants.apply(Map.of(subMerchant, merchantId))));
     }
 
     private static WxPayMerchant wxpay(String merchantId, PayCallbackConfig.WxPay keys) {

@@ -166,24 +166,25 @@ final class WxPayClient implements ProviderClient, StatementClient {
      * not paid it.
      */
     private Uni<PaymentAnswer> queryCombined(OrderRef order) {
-        return combine(order).map(found -> found.map(combine -> combine.answerFor(order))
+        return combine(order).map(found -> found.map(Combine::paymentAnswer)
                 .orElseGet(() -> new PaymentAnswer.NotPaid("ORDER_NOT_EXIST")));
     }
 
-    /** A combine's verified query answer: its sub-orders, each checked to be this merchant's, and the body as received. */
-    private record Combine(String merchantId, JsonNode answer, byte[] body) {
+    /**
+     * A combine's verified query answer and its body as received, with the order's own sub-order (checked to be this
+     * merchant's), if the combine holds it.
+     */
+    private record Combine(String merchantId, JsonNode answer, byte[] body, Optional<JsonNode> own) {
 
         /** The order's own sub-order; a combine without it has not paid it. */
-        PaymentAnswer answerFor(OrderRef order) {
-            for (JsonNode subOrder : answer.path("sub_orders")) {
-                if (order.outTradeNo().equals(subOrder.path("out_trade_no").asText())) {
-                    Notice notice = Parsing.read(PROVIDER, () -> WxPayChannel.subOrder(merchantId, subOrder));
-                    return notice instanceof Notice.Payment payment
-                            ? new PaymentAnswer.Paid(payment, body)
-                            : new PaymentAnswer.NotPaid(subOrder.path("trade_state").asText("unknown"));
-                }
+        PaymentAnswer paymentAnswer() {
+            if (own.isEmpty()) {
+                return new PaymentAnswer.NotPaid("NOT_IN_COMBINE");
             }
-            return new PaymentAnswer.NotPaid("NOT_IN_COMBINE");
+            Notice notice = Parsing.read(PROVIDER, () -> WxPayChannel.subOrder(merchantId, own.get()));
+            return notice instanceof Notice.Payment payment
+                    ? new PaymentAnswer.Paid(payment, body)
+                    : new PaymentAnswer.NotPaid(own.get().path("trade_state").asText("unknown"));
         }
     }
 
@@ -200,14 +201,17 @@ final class WxPayClient implements ProviderClient, StatementClient {
                     if (!keys.mchid().equals(answer.path("combine_mchid").asText())) {
                         throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("combine of another mchid"));
                     }
+                    Optional<JsonNode> own = Optional.empty();
                     for (JsonNode subOrder : answer.path("sub_orders")) {
-                        if (subOrder.path("out_trade_no").asText().equals(order.outTradeNo())
-                                && (!keys.mchid().equals(subOrder.path("mchid").asText())
-                                || !keys.subMchid().orElse("").equals(subOrder.path("sub_mchid").asText("")))) {
-                            throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("sub-order of another merchant"));
+                        if (subOrder.path("out_trade_no").asText().equals(order.outTradeNo())) {
+                            own = Optional.of(subOrder);
                         }
                     }
-                    return Optional.of(new Combine(merchantId, answer, response.body()));
+                    if (own.isPresent() && (!keys.mchid().equals(own.get().path("mchid").asText())
+                            || !keys.subMchid().orElse("").equals(own.get().path("sub_mchid").asText("")))) {
+                        throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("sub-order of another merchant"));
+                    }
+                    return Optional.of(new Combine(merchantId, answer, response.body(), own));
                 });
     }
 
@@ -223,7 +227,7 @@ final class WxPayClient implements ProviderClient, StatementClient {
             if (found.isEmpty()) {
                 return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed("ORDER_NOT_EXIST"));
             }
-            PaymentAnswer now = found.get().answerFor(order);
+            PaymentAnswer now = found.get().paymentAnswer();
             if (now instanceof PaymentAnswer.Paid || COMBINE_CLOSED_STATES.contains(((PaymentAnswer.NotPaid) now).state())) {
                 return Uni.createFrom().item(CloseDecision.decide(PROVIDER, now, "combine query", COMBINE_CLOSED_STATES));
             }
