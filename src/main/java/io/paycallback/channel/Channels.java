@@ -32,7 +32,8 @@ public class Channels {
     private static final String PREFIX = "paycallback.merchants.";
     private static final String PLATFORMS = "paycallback.platforms.";
 
-    private final Map<ChannelId, Channel> channels;
+    private final Clock clock;
+    private volatile Map<ChannelId, Channel> channels;
 
     @Inject
     public Channels(PayCallbackConfig config, Clock clock) {
@@ -49,6 +50,21 @@ public class Channels {
      */
     public Channels(Map<String, PayCallbackConfig.Merchant> merchants, Map<String, PayCallbackConfig.Platform> platforms,
                     Clock clock) {
+        this.clock = clock;
+        this.channels = build(merchants, platforms, clock);
+    }
+
+    /**
+     * Serves these merchants and platforms from now on, all of them at once: a callback reads one set or the other.
+     *
+     * @throws IllegalArgumentException naming the key at fault; the set served before stays
+     */
+    public void replace(Map<String, PayCallbackConfig.Merchant> merchants, Map<String, PayCallbackConfig.Platform> platforms) {
+        this.channels = build(merchants, platforms, clock);
+    }
+
+    private static Map<ChannelId, Channel> build(Map<String, PayCallbackConfig.Merchant> merchants,
+                                                 Map<String, PayCallbackConfig.Platform> platforms, Clock clock) {
         SubMerchants subMerchants = SubMerchants.of(merchants, platforms);
         Map<String, WxPayMerchant> wxpay = new HashMap<>();
         Map<String, AlipayMerchant> alipay = new HashMap<>();
@@ -71,7 +87,7 @@ public class Channels {
         built.put(ChannelId.WXPAY, new WxPayChannel(wxpay, clock));
         built.put(ChannelId.ALIPAY, new AlipayChannel(alipay));
         built.put(ChannelId.STRIPE, new StripeChannel(stripe, clock));
-        this.channels = built;
+        return built;
     }
 
     /** The channel named by a callback path segment ({@code wxpay}, {@code alipay}, {@code stripe}). */

@@ -31,6 +31,7 @@ public class Quarantine {
             SELECT id, merchant_id, channel, kind, reason, body_hash, body_length, created_at
             FROM quarantine ORDER BY id DESC LIMIT ?""";
 
+    static final String HELD_FOR = "SELECT id FROM quarantine WHERE channel = ? AND merchant_id = ? ORDER BY id LIMIT ?";
     static final String FIND = "SELECT merchant_id, channel, kind, raw_body FROM quarantine WHERE id = ?";
     static final String RELEASE = "DELETE FROM quarantine WHERE id = ?";
 
@@ -59,6 +60,15 @@ public class Quarantine {
         return pool.preparedQuery(INSERT).execute(row)
                 .onFailure(MySqlErrors::isDuplicateKey).recoverWithNull()
                 .replaceWithVoid();
+    }
+
+    /** The ids of what is held for a merchant or platform on a channel, oldest first. */
+    public Uni<List<Long>> heldFor(ChannelId channel, String merchantId, int limit) {
+        return pool.preparedQuery(HELD_FOR).execute(Tuple.of(channel.path(), merchantId, limit)).map(rows -> {
+            List<Long> ids = new ArrayList<>();
+            rows.forEach(row -> ids.add(row.getLong("id")));
+            return ids;
+        });
     }
 
     public Uni<Optional<Held>> find(long id) {

@@ -25,6 +25,10 @@ public enum AuditAction {
     DESTINATION_PROBE,
     /** A destination's events since a time sent again, and those of its types it had no row for written. */
     DESTINATION_REPLAY,
+    /** A merchant, platform or provider account created, changed, enabled or disabled, or a key added or retired. */
+    REGISTRY_CHANGE,
+    /** Every sealed secret of the registry moved under the first key-encryption key. */
+    REGISTRY_REWRAP,
     /** A value a newer (or, after a rollback, an older) release stored and this build does not know. */
     UNKNOWN;
 

@@ -36,7 +36,16 @@ public enum OperatorAction {
     STATEMENT_DISCREPANCIES,
     STATEMENT_RESOLVE,
     STATEMENT_RERUN,
-    AUDIT_LIST;
+    AUDIT_LIST,
+    REGISTRY_LIST,
+    REGISTRY_CREATE,
+    REGISTRY_ENABLE,
+    REGISTRY_DISABLE,
+    REGISTRY_PUT_ACCOUNT,
+    REGISTRY_REMOVE_ACCOUNT,
+    REGISTRY_ADD_KEY,
+    REGISTRY_RETIRE_KEY,
+    REGISTRY_REWRAP;
 
     /** On an endpoint of the admin API or the console: the actions it renders. */
     @Retention(RetentionPolicy.RUNTIME)

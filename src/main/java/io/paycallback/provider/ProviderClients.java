@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The provider API clients, built once from configuration: a merchant gets a client for a provider only when its API
+ * The provider API clients, built from the merchant registry (at start from properties, then on every change): a merchant gets a client for a provider only when its API
  * keys for it are configured; without them it simply gets no queries or refund submissions there (callbacks still
  * work). A platform's sub-merchant is served with the platform's keys, naming the sub-merchant to the provider.
  * {@link Startup} makes a bad key fail the start, naming the key; {@link Channels}, built first, has checked which
@@ -41,10 +41,16 @@ public class ProviderClients {
     private static final Pattern STRIPE_KEY = Pattern.compile("(sk|rk)_[A-Za-z0-9_]+");
     private static final Pattern SERIAL = Pattern.compile("[0-9A-Fa-f]{8,64}");
 
+    /** One provider's client for every merchant served, built together so that a change is served whole. */
+    private record Clients(WxPayClient wxpay, AlipayClient alipay, StripeClient stripe) {
+    }
+
     private final WebClient http;
-    private final WxPayClient wxpay;
-    private final AlipayClient alipay;
-    private final StripeClient stripe;
+    private final Tracing tracing;
+    private final Clock clock;
+    private final PayCallbackConfig.Providers providers;
+    private final Downloads downloads;
+    private volatile Clients clients;
 
     @Inject
     public ProviderClients(PayCallbackConfig config, Channels channels, Clock clock, Vertx vertx, Tracing tracing) {
@@ -54,34 +60,70 @@ public class ProviderClients {
         // Each call is a span of ours (ProviderHttp); no traceparent goes to a provider.
         this.http = WebClient.create(vertx, new WebClientOptions().setKeepAliveTimeout(IDLE_SECONDS)
                 .setTracingPolicy(TracingPolicy.IGNORE));
-        PayCallbackConfig.Providers providers = config.providers();
-        Downloads downloads = new Downloads(providers.timeout(), tracing);
+        this.tracing = tracing;
+        this.clock = clock;
+        this.providers = config.providers();
+        this.downloads = new Downloads(providers.timeout(), tracing);
+        this.clients = build(config.merchants(), config.platforms(), (WxPayChannel) channels.get(ChannelId.WXPAY));
+    }
+
+    /**
+     * Serves these merchants and platforms from now on, all providers at once.
+     *
+     * @param wxpayChannel the WeChat Pay channel serving the same merchants, which verifies WeChat Pay's answers
+     * @throws IllegalArgumentException naming the key at fault; the clients served before stay
+     */
+    public void replace(Map<String, PayCallbackConfig.Merchant> merchants, Map<String, PayCallbackConfig.Platform> platforms,
+                        WxPayChannel wxpayChannel) {
+        this.clients = build(merchants, platforms, wxpayChannel);
+    }
+
+    /** Checks every API key of these merchants and platforms as {@link #replace} would, naming the key at fault. */
+    public static void check(Map<String, PayCallbackConfig.Merchant> merchants,
+                             Map<String, PayCallbackConfig.Platform> platforms) {
+        keys(merchants, platforms);
+    }
+
+    private Clients build(Map<String, PayCallbackConfig.Merchant> merchants,
+                          Map<String, PayCallbackConfig.Platform> platforms, WxPayChannel wxpayChannel) {
+        Keys keys = keys(merchants, platforms);
+        return new Clients(
+                new WxPayClient(http, tracing, providers.wxpay().baseUrl(), providers.timeout(), clock, wxpayChannel,
+                        keys.wxpay(), downloads),
+                new AlipayClient(http, tracing, providers.alipay().gatewayUrl(), providers.timeout(), clock, keys.alipay(),
+                        downloads),
+                new StripeClient(http, tracing, providers.stripe().baseUrl(), providers.timeout(), keys.stripe(), downloads));
+    }
+
+    private record Keys(Map<String, WxPayClient.Keys> wxpay, Map<String, AlipayClient.Keys> alipay,
+                        Map<String, StripeClient.Keys> stripe) {
+    }
+
+    private static Keys keys(Map<String, PayCallbackConfig.Merchant> merchants,
+                             Map<String, PayCallbackConfig.Platform> platforms) {
         Map<String, WxPayClient.Keys> wxKeys = new HashMap<>();
         Map<String, AlipayClient.Keys> alipayKeys = new HashMap<>();
         Map<String, StripeClient.Keys> stripeKeys = new HashMap<>();
-        config.merchants().forEach((merchantId, merchant) -> {
+        merchants.forEach((merchantId, merchant) -> {
             merchant.wxpay().ifPresent(keys -> wxKeys(PREFIX + merchantId, keys, Optional.empty())
                     .ifPresent(k -> wxKeys.put(merchantId, k)));
-            merchant.wxpayPartner().flatMap(partner -> config.platforms().get(partner.platform()).wxpay()
+            merchant.wxpayPartner().flatMap(partner -> platforms.get(partner.platform()).wxpay()
                             .flatMap(keys -> wxKeys(PLATFORMS + partner.platform(), keys, Optional.of(partner.subMchid()))))
                     .ifPresent(k -> wxKeys.put(merchantId, k));
             merchant.alipay().flatMap(keys -> alipayKeys(PREFIX + merchantId, keys, Optional.empty()))
                     .ifPresent(keys -> alipayKeys.put(merchantId, keys));
-            merchant.alipayIsv().flatMap(isv -> isv.appAuthToken().flatMap(token -> config.platforms().get(isv.platform())
+            merchant.alipayIsv().flatMap(isv -> isv.appAuthToken().flatMap(token -> platforms.get(isv.platform())
                             .alipay().flatMap(keys -> alipayKeys(PLATFORMS + isv.platform(), keys, Optional.of(token)))))
                     .ifPresent(keys -> alipayKeys.put(merchantId, keys));
             merchant.stripe().ifPresent(keys -> keys.apiKey().ifPresent(key -> stripeKeys.put(merchantId,
                     new StripeClient.Keys(stripeKey(key, PREFIX + merchantId + ".stripe.api-key"), Optional.empty()))));
-            merchant.stripeConnect().ifPresent(connect -> config.platforms().get(connect.platform()).stripe()
+            merchant.stripeConnect().ifPresent(connect -> platforms.get(connect.platform()).stripe()
                     .flatMap(PayCallbackConfig.Stripe::apiKey)
                     .ifPresent(key -> stripeKeys.put(merchantId, new StripeClient.Keys(
                             stripeKey(key, PLATFORMS + connect.platform() + ".stripe.api-key"),
                             Optional.of(connect.account())))));
         });
-        this.wxpay = new WxPayClient(http, tracing, providers.wxpay().baseUrl(), providers.timeout(), clock,
-                (WxPayChannel) channels.get(ChannelId.WXPAY), wxKeys, downloads);
-        this.alipay = new AlipayClient(http, tracing, providers.alipay().gatewayUrl(), providers.timeout(), clock, alipayKeys, downloads);
-        this.stripe = new StripeClient(http, tracing, providers.stripe().baseUrl(), providers.timeout(), stripeKeys, downloads);
+        return new Keys(wxKeys, alipayKeys, stripeKeys);
     }
 
     private static Optional<WxPayClient.Keys> wxKeys(String owner, PayCallbackConfig.WxPay keys, Optional<String> subMchid) {
@@ -118,28 +160,31 @@ public class ProviderClients {
     }
 
     public Optional<ProviderClient> find(ChannelId channel, String merchantId) {
+        Clients served = clients;
         return switch (channel) {
-            case WXPAY -> wxpay.serves(merchantId) ? Optional.of(wxpay) : Optional.empty();
-            case ALIPAY -> alipay.serves(merchantId) ? Optional.of(alipay) : Optional.empty();
-            case STRIPE -> stripe.serves(merchantId) ? Optional.of(stripe) : Optional.empty();
+            case WXPAY -> served.wxpay().serves(merchantId) ? Optional.of(served.wxpay()) : Optional.empty();
+            case ALIPAY -> served.alipay().serves(merchantId) ? Optional.of(served.alipay()) : Optional.empty();
+            case STRIPE -> served.stripe().serves(merchantId) ? Optional.of(served.stripe()) : Optional.empty();
         };
     }
 
     /** The provider's bills for this merchant, when it has API keys there (the same keys the queries use). */
     public Optional<StatementClient> statements(ChannelId channel, String merchantId) {
+        Clients served = clients;
         return switch (channel) {
-            case WXPAY -> wxpay.serves(merchantId) ? Optional.of(wxpay) : Optional.empty();
-            case ALIPAY -> alipay.serves(merchantId) ? Optional.of(alipay) : Optional.empty();
-            case STRIPE -> stripe.serves(merchantId) ? Optional.of(stripe) : Optional.empty();
+            case WXPAY -> served.wxpay().serves(merchantId) ? Optional.of(served.wxpay()) : Optional.empty();
+            case ALIPAY -> served.alipay().serves(merchantId) ? Optional.of(served.alipay()) : Optional.empty();
+            case STRIPE -> served.stripe().serves(merchantId) ? Optional.of(served.stripe()) : Optional.empty();
         };
     }
 
     /** Every merchant with API keys for the provider, in a stable order. */
     public List<String> merchants(ChannelId channel) {
+        Clients served = clients;
         Set<String> merchants = switch (channel) {
-            case WXPAY -> wxpay.merchantIds();
-            case ALIPAY -> alipay.merchantIds();
-            case STRIPE -> stripe.merchantIds();
+            case WXPAY -> served.wxpay().merchantIds();
+            case ALIPAY -> served.alipay().merchantIds();
+            case STRIPE -> served.stripe().merchantIds();
         };
         return merchants.stream().sorted().toList();
     }

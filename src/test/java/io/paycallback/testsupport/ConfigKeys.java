@@ -1,6 +1,8 @@
 package io.paycallback.testsupport;
 
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.registry.RegistryConfig;
+import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 
@@ -43,13 +45,18 @@ public final class ConfigKeys {
         }
     }
 
+    /** Every {@code @ConfigMapping} under {@code paycallback.}: a package that owns its configuration adds its own here. */
+    private static final List<Class<?>> MAPPINGS = List.of(PayCallbackConfig.class, RegistryConfig.class);
+
     private ConfigKeys() {
     }
 
     /** Every key, deprecated ones included, sorted by name. */
     public static List<Key> all() {
         List<Key> keys = new ArrayList<>();
-        collect("paycallback", PayCallbackConfig.class, false, keys);
+        for (Class<?> mapping : MAPPINGS) {
+            collect(mapping.getAnnotation(ConfigMapping.class).prefix(), mapping, false, keys);
+        }
         keys.sort(Comparator.comparing(Key::pattern));
         return keys;
     }
@@ -83,7 +90,7 @@ public final class ConfigKeys {
             return;
         }
         Class<?> raw = (Class<?>) type;
-        if (raw.isInterface() && raw.getName().startsWith(PayCallbackConfig.class.getName())) {
+        if (raw.isInterface() && MAPPINGS.stream().anyMatch(mapping -> raw.getName().startsWith(mapping.getName()))) {
             collect(name, raw, deprecated, keys);
         } else {
             keys.add(new Key(name, defaultValue, deprecated));

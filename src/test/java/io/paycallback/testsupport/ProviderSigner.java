@@ -293,10 +293,15 @@ public final class ProviderSigner {
      * with the platform's Connect endpoint secret.
      */
     public SignedCallback stripeConnect(String account, SignedCallback event, Instant now) {
+        return stripeConnect(account, event, now, keys.stripeConnectSecret());
+    }
+
+    /** The same, signed with {@code secret}: a platform's endpoint secret of the test's own. */
+    public SignedCallback stripeConnect(String account, SignedCallback event, Instant now, String secret) {
         String body = new String(event.body(), StandardCharsets.UTF_8)
                 .replaceFirst("\\{\"id\":\"(evt_[^\"]+)\",", "{\"id\":\"$1\",\"account\":\"" + account + "\",");
         long t = now.getEpochSecond();
-        String header = "t=" + t + ",v1=" + hmacSha256Hex(keys.stripeConnectSecret(), t + "." + body);
+        String header = "t=" + t + ",v1=" + hmacSha256Hex(secret, t + "." + body);
         return new SignedCallback("stripe", Map.of("Stripe-Signature", header), "application/json",
                 body.getBytes(StandardCharsets.UTF_8));
     }

@@ -1,0 +1,140 @@
+package io.paycallback.registry;
+
+import io.paycallback.trade.ChannelId;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * An account as an operator writes it, for any provider and mode: the fields of another provider or mode are refused
+ * by name. Secrets are write-only: one left out keeps the value the account has.
+ *
+ * @param mode {@code direct} or {@code sub-merchant} for a merchant; a platform's keys take no mode
+ */
+@RegisterForReflection
+public record AccountRequest(String mode, String platform, String subId, String appAuthToken,
+                             String mchid, String apiV3Key, Map<String, String> publicKeys, String merchantSerial,
+                             String merchantPrivateKey, String appId, String publicKey, String appPrivateKey,
+                             List<String> webhookSecrets, String apiKey) {
+
+    /** The merchant's account this asks for, keeping the secrets of {@code existing} that it leaves out. */
+    Account merchantAccount(ChannelId provider, Optional<Account> existing) {
+        String wanted = mode == null ? StoredAccount.Mode.DIRECT.label() : mode;
+        if (StoredAccount.Mode.SUB_MERCHANT.label().equals(wanted)) {
+            refuseOthers(provider, "platform", "subId", "appAuthToken");
+            if (provider != ChannelId.ALIPAY && appAuthToken != null) {
+                throw new IllegalArgumentException("appAuthToken is an Alipay sub-merchant's only");
+            }
+            required(platform, "platform");
+            required(subId, "subId");
+            Optional<String> keptToken = existing.filter(Account.SubMerchant.class::isInstance)
+                    .flatMap(account -> ((Account.SubMerchant) account).appAuthToken());
+            return new Account.SubMerchant(provider, platform.strip(), subId.strip(),
+                    Optional.ofNullable(blankToNull(appAuthToken)).or(() -> keptToken));
+        }
+        if (!StoredAccount.Mode.DIRECT.label().equals(wanted)) {
+            throw new IllegalArgumentException("mode is direct or sub-merchant");
+        }
+        return new Account.Direct(keys(provider, existing.filter(Account.Direct.class::isInstance)
+                .map(account -> ((Account.Direct) account).keys())));
+    }
+
+    /** A platform's keys this asks for, keeping the secrets of {@code existing} that it leaves out. */
+    ProviderKeys platformKeys(ChannelId provider, Optional<ProviderKeys> existing) {
+        if (mode != null && !StoredAccount.Mode.PLATFORM.label().equals(mode)) {
+            throw new IllegalArgumentException("a platform's keys take no mode");
+        }
+        return keys(provider, existing);
+    }
+
+    private ProviderKeys keys(ChannelId provider, Optional<ProviderKeys> existing) {
+        switch (provider) {
+            case WXPAY -> {
+                refuseOthers(provider, "mchid", "apiV3Key", "publicKeys", "merchantSerial", "merchantPrivateKey");
+                Optional<ProviderKeys.WxPay> kept = existing.map(ProviderKeys.WxPay.class::cast);
+                List<RotatingKey> keys = new ArrayList<>();
+                if (publicKeys != null) {
+                    new TreeMap<>(publicKeys).forEach((serial, value) -> keys.add(new RotatingKey(serial, value, Optional.empty())));
+                } else {
+                    kept.ifPresent(k -> keys.addAll(k.publicKeys()));
+                }
+                return new ProviderKeys.WxPay(required(mchid, "mchid"),
+                        secret(apiV3Key, kept.map(ProviderKeys.WxPay::apiV3Key), "apiV3Key"), keys,
+                        Optional.ofNullable(blankToNull(merchantSerial)),
+                        Optional.ofNullable(blankToNull(merchantPrivateKey)).or(() -> kept.flatMap(ProviderKeys.WxPay::merchantPrivateKey)));
+            }
+            case ALIPAY -> {
+                refuseOthers(provider, "appId", "publicKey", "appPrivateKey");
+                Optional<ProviderKeys.Alipay> kept = existing.map(ProviderKeys.Alipay.class::cast);
+                return new ProviderKeys.Alipay(required(appId, "appId"), required(publicKey, "publicKey"),
+                        Optional.ofNullable(blankToNull(appPrivateKey)).or(() -> kept.flatMap(ProviderKeys.Alipay::appPrivateKey)));
+            }
+            default -> {
+                refuseOthers(provider, "webhookSecrets", "apiKey");
+                Optional<ProviderKeys.Stripe> kept = existing.map(ProviderKeys.Stripe.class::cast);
+                List<RotatingKey> secrets = new ArrayList<>();
+                if (webhookSecrets != null) {
+                    webhookSecrets.stream().map(String::strip)
+                            .forEach(secret -> secrets.add(new RotatingKey(Fingerprint.of(secret), secret, Optional.empty())));
+                } else {
+                    kept.ifPresent(k -> secrets.addAll(k.webhookSecrets()));
+                }
+                if (secrets.isEmpty()) {
+                    throw new IllegalArgumentException("webhookSecrets is required: at least one whsec_... secret");
+                }
+                return new ProviderKeys.Stripe(secrets,
+                        Optional.ofNullable(blankToNull(apiKey)).or(() -> kept.flatMap(ProviderKeys.Stripe::apiKey)));
+            }
+        }
+    }
+
+    private void refuseOthers(ChannelId provider, String... allowed) {
+        Map<String, Object> given = new LinkedHashMap<>();
+        given.put("platform", platform);
+        given.put("subId", subId);
+        given.put("appAuthToken", appAuthToken);
+        given.put("mchid", mchid);
+        given.put("apiV3Key", apiV3Key);
+        given.put("publicKeys", publicKeys);
+        given.put("merchantSerial", merchantSerial);
+        given.put("merchantPrivateKey", merchantPrivateKey);
+        given.put("appId", appId);
+        given.put("publicKey", publicKey);
+        given.put("appPrivateKey", appPrivateKey);
+        given.put("webhookSecrets", webhookSecrets);
+        given.put("apiKey", apiKey);
+        List<String> permitted = List.of(allowed);
+        for (Map.Entry<String, Object> field : given.entrySet()) {
+            if (field.getValue() != null && !permitted.contains(field.getKey())) {
+                throw new IllegalArgumentException(field.getKey() + " is not a field of this " + provider.path()
+                        + " account (its fields: " + String.join(", ", permitted) + ")");
+            }
+        }
+    }
+
+    private static String required(String value, String field) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(field + " is required");
+        }
+        return value.strip();
+    }
+
+    private static String secret(String value, Optional<String> kept, String field) {
+        return Optional.ofNullable(blankToNull(value)).or(() -> kept)
+                .orElseThrow(() -> new IllegalArgumentException(field + " is required"));
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
+    @Override
+    public String toString() {
+        return "AccountRequest[mode=" + mode + ", platform=" + platform + ", subId=" + subId + "]";
+    }
+}

@@ -1,0 +1,361 @@
+package io.paycallback.registry;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.paycallback.channel.Channels;
+import io.paycallback.channel.wxpay.WxPayChannel;
+import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.db.MySqlErrors;
+import io.paycallback.provider.ProviderClients;
+import io.paycallback.trade.ChannelId;
+import io.quarkus.runtime.Startup;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * The merchant registry: the merchants and platforms properties declare, with those the API made beside them in the
+ * database, served by every instance as one immutable snapshot. Each instance asks for the registry's version every
+ * {@code paycallback.registry.poll-interval}; when it moved, it reads the whole registry in one transaction, opens the
+ * secrets, builds the channels and the provider clients aside and swaps them in at once. A failed read or build keeps
+ * the snapshot served before. A callback pays nothing for this: it reads the snapshot its channel holds.
+ */
+@Startup
+@ApplicationScoped
+public class Registry {
+
+    private static final Logger LOG = Logger.getLogger(Registry.class);
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule());
+
+    /** What is served: the database's entries as of {@code version}, and with the configured ones beside them. */
+    public record Snapshot(long version, RegistryContent database, RegistryContent all, Optional<Instant> nextRetirement) {
+    }
+
+    private final RegistryContent configured;
+    private final KeyEncryptionKeys keys;
+    private final RegistryStore store;
+    private final Pool pool;
+    private final Channels channels;
+    private final ProviderClients clients;
+    private final Clock clock;
+    private final Vertx vertx;
+    private final Counter failures;
+    private final AtomicBoolean polling = new AtomicBoolean();
+    private final long timer;
+    private volatile Snapshot current;
+    private volatile Optional<String> problem = Optional.of("the registry has not been read yet");
+
+    public Registry(PayCallbackConfig config, RegistryConfig registryConfig, RegistryStore store, Pool pool,
+                    Channels channels, ProviderClients clients, Clock clock, Vertx vertx, MeterRegistry meters) {
+        this.configured = RegistryContent.fromConfiguration(config.merchants(), config.platforms());
+        this.keys = keys(registryConfig);
+        this.store = store;
+        this.pool = pool;
+        this.channels = channels;
+        this.clients = clients;
+        this.clock = clock;
+        this.vertx = vertx;
+        this.failures = Counter.builder("paycallback.registry.reload.failures")
+                .description("Reads or builds of the merchant registry that failed; the snapshot before is served")
+                .register(meters);
+        this.current = new Snapshot(-1, RegistryContent.empty(), configured, configured.nextRetirement(clock.instant()));
+        io.micrometer.core.instrument.Gauge.builder("paycallback.registry.version", this, r -> r.current.version())
+                .description("The registry version this instance serves (-1 until its first read)").register(meters);
+        this.timer = vertx.setPeriodic(Math.max(50, registryConfig.pollInterval().toMillis()), id -> poll());
+        poll();
+    }
+
+    @PreDestroy
+    void stop() {
+        vertx.cancelTimer(timer);
+    }
+
+    private static KeyEncryptionKeys keys(RegistryConfig config) {
+        List<String> entries = new ArrayList<>(config.keyEncryptionKeys().orElse(List.of()));
+        String source = "paycallback.registry.key-encryption-keys";
+        if (config.keyEncryptionKeysFile().isPresent()) {
+            source = "paycallback.registry.key-encryption-keys-file";
+            try {
+                entries.addAll(0, Files.readAllLines(Path.of(config.keyEncryptionKeysFile().get())));
+            } catch (IOException e) {
+                throw new UncheckedIOException(source + " cannot be read", e);
+            }
+        }
+        return KeyEncryptionKeys.parse(entries, source);
+    }
+
+    public Snapshot snapshot() {
+        return current;
+    }
+
+    /** Why this instance is not serving the registry's latest version, if it is not. */
+    public Optional<String> problem() {
+        return problem;
+    }
+
+    public KeyEncryptionKeys keyEncryptionKeys() {
+        return keys;
+    }
+
+    public Instant now() {
+        return clock.instant();
+    }
+
+    private void poll() {
+        if (!polling.compareAndSet(false, true)) {
+            return;
+        }
+        Snapshot seen = current;
+        store.version()
+                .flatMap(version -> version == seen.version() ? Uni.createFrom().item(Optional.<RegistryStore.Loaded>empty())
+                        : store.load().map(Optional::of))
+                .emitOn(Infrastructure.getDefaultWorkerPool())
+                .invoke(loaded -> {
+                    if (loaded.isPresent()) {
+                        serve(loaded.get());
+                    } else if (seen.nextRetirement().filter(at -> !clock.instant().isBefore(at)).isPresent()) {
+                        serve(seen.version(), seen.database());
+                    }
+                })
+                .subscribe().with(ok -> polling.set(false), failure -> {
+                    polling.set(false);
+                    failures.increment();
+                    problem = Optional.of("the registry could not be read: " + failure.getMessage());
+                    LOG.warnf("The merchant registry could not be read (%s); serving version %d", failure.getMessage(),
+                            current.version());
+                });
+    }
+
+    /** Reads the registry now and serves it, as the instance that made a change does before it answers. */
+    public Uni<Void> reload() {
+        return store.load().emitOn(Infrastructure.getDefaultWorkerPool()).invoke(this::serve).replaceWithVoid();
+    }
+
+    private void serve(RegistryStore.Loaded loaded) {
+        serve(loaded.version(), decode(loaded));
+    }
+
+    private synchronized void serve(long version, RegistryContent database) {
+        if (version < current.version()) {
+            return;
+        }
+        List<String> shadowed = new ArrayList<>();
+        RegistryContent all = configured.withDatabase(database, shadowed);
+        if (!shadowed.isEmpty()) {
+            LOG.warnf("Merchants or platforms %s are declared in properties and also in the registry's database:"
+                    + " the properties' entries are served", shadowed);
+        }
+        Instant now = clock.instant();
+        RegistryContent.Served served = all.servedAt(now);
+        try {
+            ProviderClients.check(served.merchants(), served.platforms());
+            channels.replace(served.merchants(), served.platforms());
+            clients.replace(served.merchants(), served.platforms(), (WxPayChannel) channels.get(ChannelId.WXPAY));
+        } catch (IllegalArgumentException e) {
+            failures.increment();
+            problem = Optional.of("registry version " + version + " cannot be served: " + fieldNamed(e.getMessage()));
+            LOG.errorf("Registry version %d cannot be served (%s); serving version %d", version,
+                    fieldNamed(e.getMessage()), current.version());
+            return;
+        }
+        current = new Snapshot(version, database, all, all.nextRetirement(now));
+        problem = Optional.empty();
+    }
+
+    /** Opens every row; an owner whose secrets do not open is left out, loudly, and the rest served. */
+    private RegistryContent decode(RegistryStore.Loaded loaded) {
+        Map<String, List<RegistryStore.AccountRow>> byOwner = new HashMap<>();
+        loaded.accounts().forEach(row -> byOwner.computeIfAbsent(row.ownerId(), id -> new ArrayList<>()).add(row));
+        Map<String, MerchantEntry> merchants = new HashMap<>();
+        Map<String, PlatformEntry> platforms = new HashMap<>();
+        for (RegistryStore.OwnerRow owner : loaded.owners()) {
+            try {
+                List<StoredAccount> accounts = byOwner.getOrDefault(owner.id(), List.of()).stream().map(this::open).toList();
+                if (owner.kind() == OwnerKind.MERCHANT) {
+                    Map<ChannelId, Account> byProvider = new EnumMap<>(ChannelId.class);
+                    accounts.forEach(account -> byProvider.put(account.provider(), account.mode() == StoredAccount.Mode.SUB_MERCHANT
+                            ? account.subMerchant() : new Account.Direct(account.keys())));
+                    merchants.put(owner.id(), new MerchantEntry(owner.id(), owner.enabled(), Source.DATABASE, byProvider));
+                } else {
+                    Map<ChannelId, ProviderKeys> byProvider = new EnumMap<>(ChannelId.class);
+                    accounts.forEach(account -> byProvider.put(account.provider(), account.keys()));
+                    platforms.put(owner.id(), new PlatformEntry(owner.id(), owner.enabled(), Source.DATABASE, byProvider));
+                }
+            } catch (RuntimeException e) {
+                failures.increment();
+                LOG.errorf("Registry %s %s is left out: %s", owner.kind().label(), owner.id(), e.getMessage());
+            }
+        }
+        return new RegistryContent(merchants, platforms);
+    }
+
+    private StoredAccount open(RegistryStore.AccountRow row) {
+        byte[] secrets = row.sealed() == null ? null
+                : Envelope.open(row.sealed(), StoredAccount.identity(row.ownerId(), row.provider()), keys);
+        return new StoredAccount(row.ownerId(), row.provider(), row.mode(), row.platformId(), row.subId(), row.settings(),
+                secrets);
+    }
+
+    /**
+     * Makes one change: {@code edit} is worked out on the registry as the database holds it in the change's transaction
+     * (this instance's snapshot when nothing changed since), checked as a start would check it, written with its
+     * before and after and {@code audit}'s entry, and served here before this answers.
+     */
+    public Uni<Written> change(String actor, Function<RegistryContent, Edit> edit, Function<SqlClient, Uni<Long>> audit) {
+        return pool.withTransaction(tx -> store.version(tx).flatMap(version -> {
+                    Snapshot seen = current;
+                    return version == seen.version() ? Uni.createFrom().item(seen.all())
+                            : store.load(tx).map(loaded -> configured.withDatabase(decode(loaded), new ArrayList<>()));
+                }).flatMap(content -> write(tx, actor, edit.apply(content), content, audit)))
+                .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(failure -> new Written.Conflict(
+                        "another change took that id, or that sub-merchant id, first; nothing was written"))
+                .flatMap(written -> written instanceof Written.Changed ? reload().replaceWith(written)
+                        : Uni.createFrom().item(written));
+    }
+
+    private Uni<Written> write(SqlClient tx, String actor, Edit edit, RegistryContent content,
+                               Function<SqlClient, Uni<Long>> audit) {
+        Instant now = clock.instant();
+        if (edit instanceof Edit.NotFound notFound) {
+            return Uni.createFrom().item(new Written.NotFound(notFound.reason()));
+        }
+        if (edit instanceof Edit.Refused refused) {
+            return Uni.createFrom().item(new Written.Refused(refused.reason()));
+        }
+        if (edit instanceof Edit.Unchanged unchanged) {
+            return Uni.createFrom().item(new Written.Unchanged(unchanged.summary()));
+        }
+        String ownerId;
+        boolean isNew;
+        OwnerKind kind;
+        boolean enabled;
+        List<StoredAccount> accounts = new ArrayList<>();
+        OwnerView before;
+        OwnerView after;
+        String action;
+        ChannelId provider;
+        String summary;
+        Optional<String> invalid;
+        if (edit instanceof Edit.Merchant merchant) {
+            ownerId = merchant.after().id();
+            isNew = merchant.before() == null;
+            kind = OwnerKind.MERCHANT;
+            enabled = merchant.after().enabled();
+            merchant.after().accounts().values().forEach(account -> accounts.add(StoredAccount.of(ownerId, account)));
+            before = isNew ? null : OwnerView.of(merchant.before(), now);
+            after = OwnerView.of(merchant.after(), now);
+            action = merchant.action();
+            provider = merchant.provider();
+            summary = merchant.summary();
+            invalid = RegistryChecks.merchant(merchant.after(), content, clock);
+        } else {
+            Edit.Platform platform = (Edit.Platform) edit;
+            ownerId = platform.after().id();
+            isNew = platform.before() == null;
+            kind = OwnerKind.PLATFORM;
+            enabled = platform.after().enabled();
+            platform.after().keys().values().forEach(keys -> accounts.add(StoredAccount.ofPlatform(ownerId, keys)));
+            before = isNew ? null : OwnerView.of(platform.before(), now);
+            after = OwnerView.of(platform.after(), now);
+            action = platform.action();
+            provider = platform.provider();
+            summary = platform.summary();
+            invalid = RegistryChecks.platform(platform.after(), content, clock);
+        }
+        if (invalid.isPresent()) {
+            return Uni.createFrom().item(new Written.Refused(fieldNamed(invalid.get())));
+        }
+        if (configured.declares(ownerId)) {
+            return Uni.createFrom().item(new Written.Refused(ownerId + " is declared in properties"
+                    + " (paycallback.merchants or paycallback.platforms): it is changed there, not through the API"));
+        }
+        if (isNew && content.declares(ownerId)) {
+            return Uni.createFrom().item(new Written.Conflict(ownerId + " exists already (a merchant and a platform"
+                    + " share one set of ids: the last segment of a callback path)"));
+        }
+        List<RegistryStore.AccountRow> rows = new ArrayList<>();
+        for (StoredAccount account : accounts) {
+            Envelope.Sealed sealed = null;
+            if (account.secrets() != null) {
+                Optional<KeyEncryptionKeys.Key> kek = keys.active();
+                if (kek.isEmpty()) {
+                    return Uni.createFrom().item(new Written.Refused("no key-encryption key is configured"
+                            + " (paycallback.registry.key-encryption-keys): secrets cannot be stored"));
+                }
+                sealed = Envelope.seal(account.secrets(), StoredAccount.identity(ownerId, account.provider()), kek.get());
+            }
+            rows.add(new RegistryStore.AccountRow(ownerId, account.provider(), account.mode(), account.platformId(),
+                    account.subId(), account.settings(), sealed));
+        }
+        Uni<Void> owner = isNew ? store.insertOwner(tx, ownerId, kind, enabled) : store.updateOwner(tx, ownerId, enabled);
+        return owner.flatMap(nothing -> store.replaceAccounts(tx, ownerId, rows))
+                .flatMap(nothing -> store.recordChange(tx, actor, action, ownerId, provider, json(before), json(after)))
+                .flatMap(version -> audit.apply(tx).map(entry -> (Written) new Written.Changed(version, after, summary, entry)));
+    }
+
+    /**
+     * Moves every sealed row under the first key-encryption key; the secrets' ciphertext stays as it is.
+     *
+     * @return how many rows were re-wrapped
+     */
+    public Uni<Integer> rewrap(Function<SqlClient, Uni<Long>> audit) {
+        KeyEncryptionKeys.Key target = keys.active().orElseThrow(() -> new IllegalStateException(
+                "no key-encryption key is configured (paycallback.registry.key-encryption-keys)"));
+        return pool.withTransaction(tx -> store.load(tx).flatMap(loaded -> {
+            Uni<Integer> done = Uni.createFrom().item(0);
+            for (RegistryStore.AccountRow row : loaded.accounts()) {
+                if (row.sealed() == null || row.sealed().kekId().equals(target.id())) {
+                    continue;
+                }
+                Envelope.Sealed rewrapped = Envelope.rewrap(row.sealed(), StoredAccount.identity(row.ownerId(),
+                        row.provider()), keys, target);
+                done = done.flatMap(count -> store.rewrap(tx, row, rewrapped).map(changed -> count + changed));
+            }
+            return done.call(count -> audit.apply(tx));
+        }));
+    }
+
+    public Uni<List<RegistryStore.Change>> changes(String ownerId, int limit) {
+        return store.changes(ownerId, limit);
+    }
+
+    private static String json(OwnerView view) {
+        if (view == null) {
+            return null;
+        }
+        try {
+            return JSON.writeValueAsString(view);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The start checks name properties; said of the registry, the same field reads as the API names it. */
+    static String fieldNamed(String message) {
+        return message == null ? "" : message.replace("paycallback.merchants.", "merchants.")
+                .replace("paycallback.platforms.", "platforms.");
+    }
+}
