@@ -77,11 +77,11 @@ public class Channels {
         platforms.forEach((platformId, platform) -> {
             String owner = PLATFORMS + platformId;
             platform.stripe().ifPresent(keys -> serve(stripe, platformId, subMerchants.stripeAccounts(platformId),
-                    accounts -> stripe(owner, keys, accounts)));
+                    endpoint -> stripe(owner, keys, endpoint)));
             platform.alipay().ifPresent(keys -> serve(alipay, platformId, subMerchants.alipayAuthorisedApps(platformId),
-                    apps -> alipay(owner, keys, apps)));
+                    endpoint -> alipay(owner, keys, endpoint)));
             platform.wxpay().ifPresent(keys -> serve(wxpay, platformId, subMerchants.wxpaySubMerchants(platformId),
-                    subs -> wxpay(owner, keys, subs)));
+                    endpoint -> wxpay(owner, keys, endpoint)));
         });
         Map<ChannelId, Channel> built = new EnumMap<>(ChannelId.class);
         built.put(ChannelId.WXPAY, new WxPayChannel(wxpay, clock));
@@ -110,55 +110,56 @@ public class Channels {
     }
 
     /**
-     * A platform's keys under its id, with every sub-merchant it has, and under each sub-merchant's merchant id, with
-     * that sub-merchant only.
+     * A platform's keys under its id, with every sub-merchant it has (none is still a platform's endpoint, whose
+     * notices are held until their sub-merchant is configured), and under each sub-merchant's merchant id, with that
+     * sub-merchant only.
      *
      * @param subMerchants the provider's id of each sub-merchant to its merchant id
      */
     private static <M> void serve(Map<String, M> served, String platformId, Map<String, String> subMerchants,
-                                  Function<Map<String, String>, M> withSubMerchants) {
-        served.put(platformId, withSubMerchants.apply(subMerchants));
+                                  Function<Endpoint.Platform, M> keysFor) {
+        served.put(platformId, keysFor.apply(new Endpoint.Platform(subMerchants)));
         subMerchants.forEach((subMerchant, merchantId) ->
-                served.put(merchantId, withSubMerchants.apply(Map.of(subMerchant, merchantId))));
+                served.put(merchantId, keysFor.apply(new Endpoint.Platform(Map.of(subMerchant, merchantId)))));
     }
 
     private static WxPayMerchant wxpay(String merchantId, PayCallbackConfig.WxPay keys) {
-        return wxpay(PREFIX + merchantId, keys, Map.of());
+        return wxpay(PREFIX + merchantId, keys, Endpoint.DIRECT);
     }
 
-    private static WxPayMerchant wxpay(String owner, PayCallbackConfig.WxPay keys, Map<String, String> subMerchants) {
+    private static WxPayMerchant wxpay(String owner, PayCallbackConfig.WxPay keys, Endpoint endpoint) {
         String section = owner + ".wxpay";
         Map<String, PublicKey> publicKeys = new HashMap<>();
         keys.publicKeys().forEach((serial, value) ->
                 publicKeys.put(serial, PublicKeys.parse(value, section + ".public-keys." + serial)));
         try {
-            return new WxPayMerchant(keys.mchid(), WxPayMerchant.apiV3Key(keys.apiV3Key()), publicKeys, subMerchants);
+            return new WxPayMerchant(keys.mchid(), WxPayMerchant.apiV3Key(keys.apiV3Key()), publicKeys, endpoint);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(section + ": " + e.getMessage());
         }
     }
 
     private static AlipayMerchant alipay(String merchantId, PayCallbackConfig.Alipay keys) {
-        return alipay(PREFIX + merchantId, keys, Map.of());
+        return alipay(PREFIX + merchantId, keys, Endpoint.DIRECT);
     }
 
-    private static AlipayMerchant alipay(String owner, PayCallbackConfig.Alipay keys, Map<String, String> authorisedApps) {
+    private static AlipayMerchant alipay(String owner, PayCallbackConfig.Alipay keys, Endpoint endpoint) {
         String section = owner + ".alipay";
         PublicKey publicKey = PublicKeys.parse(keys.publicKey(), section + ".public-key");
         try {
-            return new AlipayMerchant(keys.appId(), publicKey, authorisedApps);
+            return new AlipayMerchant(keys.appId(), publicKey, endpoint);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(section + ": " + e.getMessage());
         }
     }
 
     private static StripeMerchant stripe(String merchantId, PayCallbackConfig.Stripe keys) {
-        return stripe(PREFIX + merchantId, keys, Map.of());
+        return stripe(PREFIX + merchantId, keys, Endpoint.DIRECT);
     }
 
-    private static StripeMerchant stripe(String section, PayCallbackConfig.Stripe keys, Map<String, String> accounts) {
+    private static StripeMerchant stripe(String section, PayCallbackConfig.Stripe keys, Endpoint endpoint) {
         try {
-            return new StripeMerchant(keys.webhookSecrets(), accounts);
+            return new StripeMerchant(keys.webhookSecrets(), endpoint);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(section + ".stripe: " + e.getMessage());
         }

@@ -1,9 +1,11 @@
 package io.paycallback.channel;
 
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.time.Clock;
 import java.util.List;
@@ -291,6 +293,51 @@ class ChannelsTest {
         assertTrue(channels.get(ChannelId.ALIPAY).serves("market"));
         assertTrue(channels.get(ChannelId.ALIPAY).serves("shop-a"));
         assertFalse(channels.get(ChannelId.WXPAY).serves("shop-a"));
+    }
+
+    /**
+     * A platform configured before any sub-merchant is a platform's endpoint all the same: what it receives is held
+     * under its id until the sub-merchant it names is configured, never taken as the platform's own payment.
+     */
+    @Test
+    void aPlatformWithNoSubMerchantYetHoldsItsNotices() {
+        Map<String, PayCallbackConfig.Platform> bare = Map.of("market", new Platform(
+                Optional.of(new Stripe(List.of(CONNECT_SECRET))),
+                Optional.of(new WxPay("1230000109", API_V3_KEY, Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))),
+                Optional.of(new Alipay("2021000000000099", TestKeys.base64Der(KEYS.getPublic())))));
+        Channels channels = new Channels(Map.of(), bare, Clock.systemUTC());
+
+        String event = """
+                {"id":"evt_1","object":"event","account":"acct_1A","type":"payment_intent.succeeded","data":{"object":\
+                {"id":"pi_1","object":"payment_intent","amount":100,"amount_received":100,"currency":"usd",\
+                "status":"succeeded","metadata":{"out_trade_no":"ORDER-1"}}}}""";
+        assertEquals(new Verdict.Malformed("the event's account is not a connected account configured for this platform"),
+                stored(channels, "stripe", event));
+        String trade = "app_id=2021000000000099&auth_app_id=2021000000000201&trade_status=TRADE_SUCCESS"
+                + "&trade_no=2026010122001&out_trade_no=ORDER-1&total_amount=1.00&charset=utf-8";
+        assertEquals(new Verdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
+                stored(channels, "alipay", trade));
+        String subOrder = """
+                {"mchid":"1230000109","sub_mchid":"1900000201","trade_state":"SUCCESS","transaction_id":"4200000001",\
+                "out_trade_no":"ORDER-1","amount":{"total_amount":100,"currency":"CNY"}}""";
+        String combine = "{\"combine_mchid\":\"1230000109\",\"combine_out_trade_no\":\"C-1\",\"sub_orders\":["
+                + subOrder + "]}";
+        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"),
+                stored(channels, "wxpay", encrypted(combine)));
+        assertEquals(new Verdict.Malformed("missing sub_mchid"),
+                stored(channels, "wxpay", encrypted(combine.replace("\"sub_mchid\":\"1900000201\",", ""))));
+    }
+
+    private static Verdict stored(Channels channels, String channel, String body) {
+        return channels.parseStored(channel, "market", CallbackKind.PAYMENT, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String encrypted(String plaintext) {
+        String ciphertext = ProviderSigner.aesGcm(API_V3_KEY.getBytes(StandardCharsets.UTF_8), "n0nce4bytes1", "transaction",
+                plaintext);
+        return """
+                {"id":"EV-1","resource":{"algorithm":"AEAD_AES_256_GCM","ciphertext":"%s","associated_data":"transaction",\
+                "nonce":"n0nce4bytes1"}}""".formatted(ciphertext);
     }
 
     @Test

@@ -25,6 +25,14 @@ public class Platforms implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
+        Map<String, String> config = platformKeys();
+        subMerchant(config, SHOP_A, ACCOUNT_A, SUB_MCHID_A, ProviderKeys.AUTH_APP_A, ProviderKeys.APP_AUTH_TOKEN_A);
+        subMerchant(config, SHOP_B, ACCOUNT_B, SUB_MCHID_B, ProviderKeys.AUTH_APP_B, ProviderKeys.APP_AUTH_TOKEN_B);
+        return config;
+    }
+
+    /** The platform {@code market} with its keys for all three providers, and no sub-merchant yet. */
+    public static Map<String, String> platformKeys() {
         Map<String, String> config = new HashMap<>();
         String platform = "paycallback.platforms." + PLATFORM + ".";
         String direct = "paycallback.merchants." + ProviderKeys.MERCHANT + ".";
@@ -38,8 +46,6 @@ public class Platforms implements QuarkusTestProfile {
         config.put(platform + "alipay.app-id", ProviderKeys.ALIPAY_ISV_APP_ID);
         config.put(platform + "alipay.public-key", "${test.provider-keys.alipay-public}");
         config.put(platform + "alipay.app-private-key", "${" + direct + "alipay.app-private-key}");
-        subMerchant(config, SHOP_A, ACCOUNT_A, SUB_MCHID_A, ProviderKeys.AUTH_APP_A, ProviderKeys.APP_AUTH_TOKEN_A);
-        subMerchant(config, SHOP_B, ACCOUNT_B, SUB_MCHID_B, ProviderKeys.AUTH_APP_B, ProviderKeys.APP_AUTH_TOKEN_B);
         return config;
     }
 

@@ -1,19 +1,21 @@
 package io.paycallback.channel.alipay;
 
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Rejection;
 
 import java.security.PublicKey;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
  * One merchant's Alipay application and the Alipay public key that signs its notices, or a platform's third-party
  * application (ISV), whose notices are about the merchants that authorised it.
  *
- * @param authorisedApps for a third-party application, each authorising merchant's app id ({@code auth_app_id}) we
- *                       serve to its merchant id; empty for a merchant's own application
+ * @param endpoint a merchant's own application, or a third-party application's with each authorising merchant's app
+ *                 id ({@code auth_app_id}) we serve to its merchant id
  */
-public record AlipayMerchant(String appId, PublicKey alipayPublicKey, Map<String, String> authorisedApps) {
+public record AlipayMerchant(String appId, PublicKey alipayPublicKey, Endpoint endpoint) {
 
     /** Alipay's application ids are numbers (16 digits today). */
     private static final Pattern APP_ID = Pattern.compile("[0-9]{8,32}");
@@ -28,12 +30,12 @@ public record AlipayMerchant(String appId, PublicKey alipayPublicKey, Map<String
         if (alipayPublicKey == null) {
             throw new IllegalArgumentException("public-key is missing");
         }
-        authorisedApps = Map.copyOf(authorisedApps);
+        Objects.requireNonNull(endpoint, "endpoint");
     }
 
     /** A merchant's own application. */
     public AlipayMerchant(String appId, PublicKey alipayPublicKey) {
-        this(appId, alipayPublicKey, Map.of());
+        this(appId, alipayPublicKey, Endpoint.DIRECT);
     }
 
     /** Whether this is an application id as Alipay gives them. */
@@ -47,17 +49,13 @@ public record AlipayMerchant(String appId, PublicKey alipayPublicKey, Map<String
      * the merchant of the path.
      */
     String merchantOf(String pathMerchantId, Map<String, String> params) throws Rejection {
-        if (authorisedApps.isEmpty()) {
+        if (!(endpoint instanceof Endpoint.Platform platform)) {
             return pathMerchantId;
         }
         String authAppId = params.get("auth_app_id");
         if (authAppId == null || authAppId.isBlank()) {
             throw Rejection.malformed("a third-party app's notice names no auth_app_id");
         }
-        String merchantId = authorisedApps.get(authAppId);
-        if (merchantId == null) {
-            throw Rejection.malformed("auth_app_id is not a merchant app configured for this platform");
-        }
-        return merchantId;
+        return platform.merchantOf(authAppId, "auth_app_id is not a merchant app configured for this platform");
     }
 }

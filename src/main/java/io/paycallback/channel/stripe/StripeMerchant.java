@@ -1,20 +1,21 @@
 package io.paycallback.channel.stripe;
 
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Rejection;
 
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
  * One Stripe webhook endpoint: a merchant's own, or a Connect platform's, whose events each name the connected
  * account they happened on.
  *
- * @param webhookSecrets    {@code whsec_...} endpoint secrets; several at once while one is being rolled
- * @param connectedAccounts for a Connect endpoint, each connected account ({@code acct_...}) we serve to its merchant
- *                          id; empty for a merchant's own endpoint
+ * @param webhookSecrets {@code whsec_...} endpoint secrets; several at once while one is being rolled
+ * @param endpoint       a merchant's own, or a Connect platform's with each connected account ({@code acct_...}) we
+ *                       serve to its merchant id
  */
-public record StripeMerchant(List<String> webhookSecrets, Map<String, String> connectedAccounts) {
+public record StripeMerchant(List<String> webhookSecrets, Endpoint endpoint) {
 
     /** The whole signing secret as Stripe shows it for the endpoint, prefix included. */
     private static final Pattern SECRET = Pattern.compile("whsec_[A-Za-z0-9_+/=-]{16,}");
@@ -30,12 +31,12 @@ public record StripeMerchant(List<String> webhookSecrets, Map<String, String> co
                     + " each is the whole whsec_... string Stripe shows for the endpoint");
         }
         webhookSecrets = List.copyOf(webhookSecrets);
-        connectedAccounts = Map.copyOf(connectedAccounts);
+        Objects.requireNonNull(endpoint, "endpoint");
     }
 
     /** A merchant's own endpoint. */
     public StripeMerchant(List<String> webhookSecrets) {
-        this(webhookSecrets, Map.of());
+        this(webhookSecrets, Endpoint.DIRECT);
     }
 
     /** Whether this is an account id as Stripe writes them. */
@@ -48,21 +49,19 @@ public record StripeMerchant(List<String> webhookSecrets, Map<String, String> co
      * account, which must be one we serve; on a merchant's own endpoint, the merchant of the path.
      */
     String merchantOf(String pathMerchantId, String account) throws Rejection {
-        if (connectedAccounts.isEmpty()) {
+        if (!(endpoint instanceof Endpoint.Platform platform)) {
             return pathMerchantId;
         }
         if (account == null) {
             throw Rejection.malformed("a Connect event names no account");
         }
-        String merchantId = connectedAccounts.get(account);
-        if (merchantId == null) {
-            throw Rejection.malformed("the event's account is not a connected account configured for this platform");
-        }
-        return merchantId;
+        return platform.merchantOf(account, "the event's account is not a connected account configured for this platform");
     }
 
     @Override
     public String toString() {
-        return "StripeMerchant[" + webhookSecrets.size() + " secrets, " + connectedAccounts.size() + " connected accounts]";
+        String served = endpoint instanceof Endpoint.Platform platform
+                ? platform.subMerchants().size() + " connected accounts" : "direct";
+        return "StripeMerchant[" + webhookSecrets.size() + " secrets, " + served + "]";
     }
 }

@@ -1,6 +1,7 @@
 package io.paycallback.channel.wxpay;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.JsonFields;
 import io.paycallback.channel.Rejection;
 
@@ -9,6 +10,7 @@ import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -17,14 +19,14 @@ import java.util.regex.Pattern;
  * @param mchid        the merchant's number; a partner's own ({@code sp_mchid})
  * @param apiV3Key     the AES-256-GCM key of notice resources
  * @param publicKeys   platform certificate serial or {@code PUB_KEY_ID_...} to WeChat Pay's public key; several during rotation
- * @param subMerchants for a partner, each sub-merchant's number ({@code sub_mchid}) we serve to its merchant id; empty
- *                     for a direct merchant
+ * @param endpoint     a direct merchant's, or a partner's with each sub-merchant's number ({@code sub_mchid}) we
+ *                     serve to its merchant id
  */
-public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys,
-                            Map<String, String> subMerchants) {
+public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys, Endpoint endpoint) {
 
     /** WeChat Pay's merchant numbers are numbers (10 digits today); every notice's mchid is checked against it. */
     private static final Pattern MCHID = Pattern.compile("[0-9]{6,32}");
+    private static final String UNKNOWN_SUB_MERCHANT = "sub_mchid is not a sub-merchant configured for this partner";
 
     public WxPayMerchant {
         if (mchid == null || mchid.isBlank()) {
@@ -40,12 +42,12 @@ public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, Public
             throw new IllegalArgumentException("public-keys is empty");
         }
         publicKeys = Map.copyOf(publicKeys);
-        subMerchants = Map.copyOf(subMerchants);
+        Objects.requireNonNull(endpoint, "endpoint");
     }
 
     /** A direct merchant. */
     public WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys) {
-        this(mchid, apiV3Key, publicKeys, Map.of());
+        this(mchid, apiV3Key, publicKeys, Endpoint.DIRECT);
     }
 
     /** Whether this is a merchant number as WeChat Pay gives them. */
@@ -58,7 +60,7 @@ public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, Public
      * the partner as {@code sp_mchid} and a sub-merchant we serve as {@code sub_mchid}, whose merchant it is.
      */
     String merchantOf(String pathMerchantId, JsonNode plaintext) throws Rejection {
-        if (subMerchants.isEmpty()) {
+        if (!(endpoint instanceof Endpoint.Platform partner)) {
             if (!mchid.equals(JsonFields.text(plaintext, "mchid"))) {
                 throw Rejection.malformed("mchid is not the configured merchant");
             }
@@ -67,11 +69,7 @@ public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, Public
         if (!mchid.equals(JsonFields.optionalText(plaintext, "sp_mchid"))) {
             throw Rejection.malformed("sp_mchid is not the configured partner");
         }
-        String merchantId = subMerchants.get(JsonFields.text(plaintext, "sub_mchid"));
-        if (merchantId == null) {
-            throw Rejection.malformed("sub_mchid is not a sub-merchant configured for this partner");
-        }
-        return merchantId;
+        return partner.merchantOf(JsonFields.text(plaintext, "sub_mchid"), UNKNOWN_SUB_MERCHANT);
     }
 
     /** The APIv3 key as configured: its UTF-8 bytes are the AES key, so it must be exactly 32 bytes. */
@@ -92,19 +90,16 @@ public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, Public
         if (!mchid.equals(JsonFields.text(subOrder, "mchid"))) {
             throw Rejection.malformed("a sub-order's mchid is not the configured merchant");
         }
-        if (subMerchants.isEmpty()) {
+        if (!(endpoint instanceof Endpoint.Platform partner)) {
             return pathMerchantId;
         }
-        String merchantId = subMerchants.get(JsonFields.text(subOrder, "sub_mchid"));
-        if (merchantId == null) {
-            throw Rejection.malformed("sub_mchid is not a sub-merchant configured for this partner");
-        }
-        return merchantId;
+        return partner.merchantOf(JsonFields.text(subOrder, "sub_mchid"), UNKNOWN_SUB_MERCHANT);
     }
 
     @Override
     public String toString() {
-        return "WxPayMerchant[mchid=" + mchid + ", serials=" + publicKeys.keySet() + ", sub-merchants="
-                + subMerchants.keySet() + "]";
+        String served = endpoint instanceof Endpoint.Platform partner
+                ? ", sub-merchants=" + partner.subMerchants().keySet() : ", direct";
+        return "WxPayMerchant[mchid=" + mchid + ", serials=" + publicKeys.keySet() + served + "]";
     }
 }

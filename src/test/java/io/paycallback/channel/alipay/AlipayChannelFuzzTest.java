@@ -2,6 +2,7 @@ package io.paycallback.channel.alipay;
 
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Fuzz;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.PublicKeys;
@@ -121,7 +122,7 @@ class AlipayChannelFuzzTest {
         String isvApp = "2021000000000099";
         Map<String, String> authorised = Map.of("2021000000000201", "shop-a", "2021000000000202", "shop-b");
         AlipayChannel isv = new AlipayChannel(Map.of("market", new AlipayMerchant(isvApp,
-                PublicKeys.parse(TestKeys.base64Der(ALIPAY.getPublic()), "k"), authorised)));
+                PublicKeys.parse(TestKeys.base64Der(ALIPAY.getPublic()), "k"), new Endpoint.Platform(authorised))));
         Fuzz.forAll("alipay third-party app", Fuzz.TRIES / 20, fuzz -> {
             Case generated = generated(fuzz, 0);
             Map<String, String> params = new LinkedHashMap<>(generated.params());

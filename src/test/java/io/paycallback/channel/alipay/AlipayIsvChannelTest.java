@@ -4,6 +4,7 @@ import com.alipay.api.AlipayApiException;
 import com.alipay.api.internal.util.AlipaySignature;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
@@ -32,7 +33,9 @@ class AlipayIsvChannelTest {
     private final AlipayChannel channel = new AlipayChannel(Map.of(
             "default", new AlipayMerchant(APP_ID, PublicKeys.parse(TestKeys.base64Der(ALIPAY.getPublic()), "k")),
             "market", new AlipayMerchant(ISV_APP_ID, PublicKeys.parse(TestKeys.base64Der(ALIPAY.getPublic()), "k"),
-                    Map.of("2021000000000201", "shop-a", "2021000000000202", "shop-b"))));
+                    new Endpoint.Platform(Map.of("2021000000000201", "shop-a", "2021000000000202", "shop-b"))),
+            "bare", new AlipayMerchant(ISV_APP_ID, PublicKeys.parse(TestKeys.base64Der(ALIPAY.getPublic()), "k"),
+                    new Endpoint.Platform(Map.of()))));
 
     static Map<String, String> onBehalfOf(String authAppId, Map<String, String> params) {
         Map<String, String> isv = new HashMap<>(params);
@@ -72,6 +75,17 @@ class AlipayIsvChannelTest {
                 read("market", onBehalfOf("2021000000000999", AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8"))));
         assertEquals(new Verdict.Malformed("a third-party app's notice names no auth_app_id"),
                 read("market", onBehalfOf(null, AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8"))));
+    }
+
+    /** An application no merchant has authorised yet: its notices are held until their merchant is configured. */
+    @Test
+    void anAppWithNoAuthorisingMerchantYetHoldsEveryNotice() {
+        assertEquals(new Verdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
+                read("bare", onBehalfOf("2021000000000201", AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8"))));
+        assertEquals(new Verdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
+                read("bare", onBehalfOf("2021000000000201", AlipayFixture.refund("8.00"))));
+        assertEquals(new Verdict.Malformed("a third-party app's notice names no auth_app_id"),
+                read("bare", onBehalfOf(null, AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8"))));
     }
 
     @Test

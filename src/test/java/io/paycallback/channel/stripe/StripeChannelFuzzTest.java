@@ -2,6 +2,7 @@ package io.paycallback.channel.stripe;
 
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Fuzz;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
@@ -114,7 +115,7 @@ class StripeChannelFuzzTest {
     void connectEventsAreTheirAccountsMerchantsOrHeld() {
         String connectSecret = "whsec_connect_4c1d8e2f9a7b6c5d4e3f2a1b";
         Map<String, String> accounts = Map.of("acct_1ShopA", "shop-a", "acct_1ShopB", "shop-b");
-        StripeChannel platform = new StripeChannel(Map.of("market", new StripeMerchant(List.of(connectSecret), accounts)),
+        StripeChannel platform = new StripeChannel(Map.of("market", new StripeMerchant(List.of(connectSecret), new Endpoint.Platform(accounts))),
                 Clock.fixed(NOW, ZoneOffset.UTC));
         Fuzz.forAll("stripe connect", Fuzz.TRIES / 4, fuzz -> {
             Case generated = generated(fuzz, 0);

@@ -2,6 +2,7 @@ package io.paycallback.channel.stripe;
 
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
 import io.paycallback.trade.ChannelId;
@@ -35,8 +36,9 @@ class StripeConnectChannelTest {
 
     private final StripeChannel channel = new StripeChannel(Map.of(
             "default", new StripeMerchant(List.of(SECRET)),
-            "market", new StripeMerchant(List.of(CONNECT_SECRET), Map.of("acct_1ShopA", "shop-a", "acct_1ShopB", "shop-b")),
-            "shop-a", new StripeMerchant(List.of(CONNECT_SECRET), Map.of("acct_1ShopA", "shop-a"))),
+            "market", new StripeMerchant(List.of(CONNECT_SECRET), new Endpoint.Platform(Map.of("acct_1ShopA", "shop-a", "acct_1ShopB", "shop-b"))),
+            "shop-a", new StripeMerchant(List.of(CONNECT_SECRET), new Endpoint.Platform(Map.of("acct_1ShopA", "shop-a"))),
+            "bare", new StripeMerchant(List.of(CONNECT_SECRET), new Endpoint.Platform(Map.of()))),
             Clock.fixed(NOW, ZoneOffset.UTC));
 
     /** An event as a Connect endpoint receives it: the account right after the id, as Stripe writes it. */
@@ -72,6 +74,23 @@ class StripeConnectChannelTest {
                 read("market", CONNECT_SECRET, onAccount("acct_1Stranger", paymentIntentSucceeded(1999, "usd"))));
         assertEquals(new Verdict.Malformed("a Connect event names no account"),
                 read("market", CONNECT_SECRET, paymentIntentSucceeded(1999, "usd")));
+    }
+
+    /** A platform configured before any of its accounts: its events are held until their account is, never its own. */
+    @Test
+    void aPlatformWithNoConnectedAccountYetHoldsEveryPaymentAndRefund() {
+        assertEquals(new Verdict.Malformed("the event's account is not a connected account configured for this platform"),
+                read("bare", CONNECT_SECRET, onAccount("acct_1ShopA", paymentIntentSucceeded(1999, "usd"))));
+        assertEquals(new Verdict.Malformed("the event's account is not a connected account configured for this platform"),
+                read("bare", CONNECT_SECRET, onAccount("acct_1ShopA", event("refund.updated",
+                        refundObject("succeeded", 500, "{\"out_refund_no\":\"RF-1\",\"out_trade_no\":\"ORDER-1\"}")))));
+        assertEquals(new Verdict.Malformed("a Connect event names no account"),
+                read("bare", CONNECT_SECRET, paymentIntentSucceeded(1999, "usd")));
+        assertEquals(new Verdict.Malformed("a Connect event names no account"), channel.parseStored(new CallbackRequest(
+                "bare", CallbackKind.PAYMENT, Map.of(), paymentIntentSucceeded(1999, "usd").getBytes(StandardCharsets.UTF_8))));
+        assertInstanceOf(Notice.Ignored.class, assertInstanceOf(Verdict.Accepted.class, read("bare", CONNECT_SECRET,
+                onAccount("acct_1ShopA", event("account.updated", "{\"id\":\"acct_1ShopA\",\"object\":\"account\"}"))))
+                .notice());
     }
 
     @Test

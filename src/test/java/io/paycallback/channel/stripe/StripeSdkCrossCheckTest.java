@@ -4,6 +4,7 @@ import com.stripe.exception.SignatureVerificationException;
 import com.stripe.net.Webhook;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
 import org.junit.jupiter.api.Test;
@@ -69,7 +70,7 @@ class StripeSdkCrossCheckTest {
     void theSdkReadsAConnectEventsAccountAsWeDo() throws Exception {
         String connectSecret = "whsec_connect_4c1d8e2f9a7b6c5d4e3f2a1b";
         StripeChannel platform = new StripeChannel(Map.of("market",
-                new StripeMerchant(List.of(connectSecret), Map.of("acct_1ShopA", "shop-a"))), CLOCK);
+                new StripeMerchant(List.of(connectSecret), new Endpoint.Platform(Map.of("acct_1ShopA", "shop-a")))), CLOCK);
         String body = StripeConnectChannelTest.onAccount("acct_1ShopA", paymentIntentSucceeded(1999, "usd"));
         String header = Webhook.Signature.generateSignatureHeader(body, connectSecret, NOW.getEpochSecond());
 

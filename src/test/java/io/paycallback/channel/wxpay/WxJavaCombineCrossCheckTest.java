@@ -7,6 +7,7 @@ import com.github.binarywang.wxpay.v3.util.AesUtils;
 import com.google.gson.Gson;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.Verdict;
@@ -39,7 +40,7 @@ class WxJavaCombineCrossCheckTest {
     private final WxPayChannel channel = new WxPayChannel(Map.of(
             "default", new WxPayMerchant(MCHID, WxPayMerchant.apiV3Key(API_V3_KEY), Map.of(SERIAL, PLATFORM.getPublic())),
             "market", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(API_V3_KEY), Map.of(SERIAL, PLATFORM.getPublic()),
-                    Map.of("1900000201", "shop-a", "1900000202", "shop-b"))),
+                    new Endpoint.Platform(Map.of("1900000201", "shop-a", "1900000202", "shop-b")))),
             Clock.fixed(NOW, ZoneOffset.UTC));
 
     private Verdict read(String pathId, String body) {

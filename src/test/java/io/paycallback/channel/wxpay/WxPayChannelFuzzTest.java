@@ -2,6 +2,7 @@ package io.paycallback.channel.wxpay;
 
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Fuzz;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.PublicKeys;
@@ -66,7 +67,7 @@ class WxPayChannelFuzzTest {
             "default", new WxPayMerchant(WxPayFixture.MCHID, WxPayMerchant.apiV3Key(WxPayFixture.API_V3_KEY),
                     Map.of(SERIAL, PublicKeys.parse(TestKeys.base64Der(WXPAY.getPublic()), "k"))),
             "market", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(WxPayFixture.API_V3_KEY),
-                    Map.of(SERIAL, PublicKeys.parse(TestKeys.base64Der(WXPAY.getPublic()), "k")), SUB_MERCHANTS)),
+                    Map.of(SERIAL, PublicKeys.parse(TestKeys.base64Der(WXPAY.getPublic()), "k")), new Endpoint.Platform(SUB_MERCHANTS))),
             Clock.fixed(NOW, ZoneOffset.UTC));
 
     /** A generated notice: its signed request and the notice it must read as (null when it was damaged). */

@@ -92,6 +92,27 @@ class WxPayCombineChannelTest {
                 combine("1900000777", List.of(subOrder(MCHID, null, 1, "SUCCESS", 100))), API_V3_KEY));
     }
 
+    /** One sub-order of a sub-merchant not configured, among known ones, holds them all: nothing of it is stored. */
+    @Test
+    void oneUnknownSubMerchantAmongKnownOnesHoldsTheWholeCombine() {
+        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("market",
+                combine(SP_MCHID, List.of(subOrder(SP_MCHID, "1900000201", 1, "SUCCESS", 100),
+                        subOrder(SP_MCHID, "1900000999", 2, "SUCCESS", 200),
+                        subOrder(SP_MCHID, "1900000202", 3, "SUCCESS", 300))), PARTNER_KEY));
+    }
+
+    /**
+     * A partner configured before any sub-merchant: its combine is held whatever its sub-orders name, including
+     * sub-orders that name only the partner's {@code mchid}, as a direct merchant's would.
+     */
+    @Test
+    void aPartnerWithNoSubMerchantYetHoldsItsCombines() {
+        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("bare",
+                combine(SP_MCHID, List.of(subOrder(SP_MCHID, "1900000201", 1, "SUCCESS", 100))), PARTNER_KEY));
+        assertEquals(new Verdict.Malformed("missing sub_mchid"), read("bare",
+                combine(SP_MCHID, List.of(subOrder(SP_MCHID, null, 1, "SUCCESS", 100))), PARTNER_KEY));
+    }
+
     @Test
     void aCombineHoldsOneToFiftyOrdersEachReadable() {
         List<String> fifty = new ArrayList<>();

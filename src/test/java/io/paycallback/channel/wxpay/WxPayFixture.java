@@ -2,6 +2,7 @@ package io.paycallback.channel.wxpay;
 
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Endpoint;
 import io.paycallback.testsupport.ProviderSigner;
 
 import java.nio.charset.StandardCharsets;
@@ -62,14 +63,19 @@ final class WxPayFixture {
     static final String PARTNER_KEY = "p9o8i7u6y5t4r3e2w1q0p9o8i7u6y5t4";
     static final Map<String, String> SUB_MERCHANTS = Map.of("1900000201", "shop-a", "1900000202", "shop-b");
 
-    /** The direct merchant ({@code default}) and a partner ({@code market}) with its two sub-merchants, on one key. */
+    /**
+     * The direct merchant ({@code default}), a partner ({@code market}) with its two sub-merchants and a partner
+     * ({@code bare}) configured before any sub-merchant, on one key.
+     */
     static WxPayChannel withPartner(PublicKey wechatPay, String serial, Instant now) {
         return new WxPayChannel(Map.of(
                 "default", new WxPayMerchant(MCHID, WxPayMerchant.apiV3Key(API_V3_KEY), Map.of(serial, wechatPay)),
                 "market", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(PARTNER_KEY), Map.of(serial, wechatPay),
-                        SUB_MERCHANTS),
+                        new Endpoint.Platform(SUB_MERCHANTS)),
                 "shop-a", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(PARTNER_KEY), Map.of(serial, wechatPay),
-                        Map.of("1900000201", "shop-a"))),
+                        new Endpoint.Platform(Map.of("1900000201", "shop-a"))),
+                "bare", new WxPayMerchant(SP_MCHID, WxPayMerchant.apiV3Key(PARTNER_KEY), Map.of(serial, wechatPay),
+                        new Endpoint.Platform(Map.of()))),
                 Clock.fixed(now, ZoneOffset.UTC));
     }
 

@@ -74,6 +74,20 @@ class WxPayPartnerChannelTest {
                 WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 8800), API_V3_KEY));
     }
 
+    /**
+     * A partner configured before any sub-merchant: its notices are held until their sub-merchant is configured, and
+     * one shaped like a direct merchant's, naming the partner as {@code mchid}, is not the partner's either.
+     */
+    @Test
+    void aPartnerWithNoSubMerchantYetHoldsEveryNotice() {
+        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("bare",
+                CallbackKind.PAYMENT, WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 8800), PARTNER_KEY));
+        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("bare",
+                CallbackKind.REFUND, WxPayFixture.partnerRefund(SP_MCHID, "1900000201", "SUCCESS", 100), PARTNER_KEY));
+        assertEquals(new Verdict.Malformed("sp_mchid is not the configured partner"), read("bare", CallbackKind.PAYMENT,
+                WxPayFixture.payment("SUCCESS", 8800).replace(WxPayFixture.MCHID, SP_MCHID), PARTNER_KEY));
+    }
+
     @Test
     void eachIsDecryptedWithItsOwnKey() {
         assertEquals(new Verdict.Malformed("resource does not decrypt"), read("market", CallbackKind.PAYMENT,

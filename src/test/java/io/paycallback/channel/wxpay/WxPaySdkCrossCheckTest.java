@@ -9,6 +9,7 @@ import com.wechat.pay.java.service.payments.model.Transaction;
 import com.wechat.pay.java.service.refund.model.RefundNotification;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.Verdict;
@@ -98,7 +99,7 @@ class WxPaySdkCrossCheckTest {
     void aPartnerPaymentTheSdkReadsWeReadForTheSubMerchantItNames() {
         String partnerKey = "p9o8i7u6y5t4r3e2w1q0p9o8i7u6y5t4";
         WxPayChannel partner = new WxPayChannel(Map.of("market", new WxPayMerchant("1230000109",
-                WxPayMerchant.apiV3Key(partnerKey), Map.of(SERIAL, PLATFORM.getPublic()), Map.of("1900000201", "shop-a"))),
+                WxPayMerchant.apiV3Key(partnerKey), Map.of(SERIAL, PLATFORM.getPublic()), new Endpoint.Platform(Map.of("1900000201", "shop-a")))),
                 Clock.fixed(NOW, ZoneOffset.UTC));
         NotificationParser partnerSdk = new NotificationParser(new RSAPublicKeyNotificationConfig.Builder()
                 .publicKey(PLATFORM.getPublic()).publicKeyId(SERIAL).apiV3Key(partnerKey).build());
