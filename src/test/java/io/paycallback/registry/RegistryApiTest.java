@@ -1,5 +1,7 @@
 package io.paycallback.registry;
 
+import io.paycallback.inbox.CallbackLog;
+import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Ids;
@@ -7,6 +9,7 @@ import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -24,6 +27,9 @@ import static org.hamcrest.Matchers.equalTo;
  */
 @QuarkusTest
 class RegistryApiTest extends AgainstFakeProviders {
+
+    @Inject
+    Scanner scanner;
 
     private static final String OLD_SECRET = "whsec_registryTestOldSecret0123456789";
     private static final String NEW_SECRET = "whsec_registryTestNewSecret9876543210";
@@ -114,6 +120,7 @@ class RegistryApiTest extends AgainstFakeProviders {
         assertThat(Api.orderStatus(made[1], outTradeNo)).isEqualTo("PENDING");
 
         post("/admin/registry/merchants/" + made[1] + "/enable", Map.of()).then().statusCode(200).body("healed", equalTo(1));
+        scanner.drain(CallbackLog.PAYMENT.leased());
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(made[1], outTradeNo)));
         assertThat(db.count("SELECT COUNT(*) FROM quarantine WHERE merchant_id = ?", made[0])).isZero();
     }
