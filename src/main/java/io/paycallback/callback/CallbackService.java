@@ -53,12 +53,13 @@ public class CallbackService {
     }
 
     /**
-     * One span per callback, with what it came to. The reservation stores its traceparent, and it is made current only
-     * for the log lines of that work, so that they carry its trace id: current throughout, it cost every callback a
-     * context switch with the MDC's updates, and every later stage of the chain its restoring, sampled or not.
+     * One span per callback, with what it came to: a trace of its own, linked to a traceparent the request carried. The
+     * reservation stores the span's traceparent, and the span is made current only for the log lines of that work, so
+     * that they carry its trace id: current throughout, it cost every callback a context switch with the MDC's updates,
+     * and every later stage of the chain its restoring, sampled or not.
      */
     public Uni<CallbackResult> handle(Channel channel, CallbackRequest request) {
-        Traced span = tracing.start(SpanName.CALLBACK)
+        Traced span = tracing.startLinkedToCaller(SpanName.CALLBACK, request.headers())
                 .set(SpanAttribute.PROVIDER, channel.id().path())
                 .set(SpanAttribute.MERCHANT, request.merchantId())
                 .set(SpanAttribute.KIND, request.kind().name());

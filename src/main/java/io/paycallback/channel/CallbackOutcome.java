@@ -1,9 +1,9 @@
 package io.paycallback.channel;
 
 /**
- * What happened to a callback, and the answer table of DESIGN.md: the same HTTP status for every provider (each
- * provider's {@link AnswerFormat} writes the body, and Stripe answers a bad signature 400), so that "stored" is the
- * only success and everything else makes the provider push again.
+ * What happened to a callback, and the answer table of docs/architecture.md: the same HTTP status for every
+ * provider (each provider's {@link AnswerFormat} writes the body, and Stripe answers a bad signature 400), so that
+ * "stored" is the only success and everything else makes the provider push again.
  */
 public enum CallbackOutcome {
     /** Reserved now, already reserved, or acknowledged and ignored. */

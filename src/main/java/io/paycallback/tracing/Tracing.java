@@ -8,6 +8,7 @@ import io.opentelemetry.context.Context;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,6 +36,23 @@ public class Tracing {
     /** A child of the current span (the HTTP request's, for a callback), or a new trace's root. */
     public Traced start(SpanName name) {
         return on ? new Traced.On(tracer.spanBuilder(name.spanName()).setSpanKind(name.kind()).startSpan()) : Traced.NONE;
+    }
+
+    /**
+     * A request's span that does not join the trace of the {@code traceparent} it arrived with, which anyone on the
+     * internet can write: a new trace's root (or a child of the current span), linked to that traceparent when it is a
+     * valid one, so that a trace viewer shows where the request came from (an ingress or gateway that traces). An
+     * absent or malformed header adds no link; with tracing off the headers are not read.
+     *
+     * @param headers the request's headers, names in lower case
+     */
+    public Traced startLinkedToCaller(SpanName name, Map<String, String> headers) {
+        if (!on) {
+            return Traced.NONE;
+        }
+        SpanBuilder builder = tracer.spanBuilder(name.spanName()).setSpanKind(name.kind());
+        Traceparent.parse(headers.get(Traceparent.HEADER)).ifPresent(caller -> builder.addLink(caller.spanContext()));
+        return new Traced.On(builder.startSpan());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.paycallback.delivery;
 
 import io.paycallback.lease.RetryPolicy;
+import io.paycallback.testsupport.SettableClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -57,7 +58,7 @@ class DeliveryScheduleTest {
 
     @Test
     void theWindowCountsTheLastFiveMinutesOnly() {
-        MovableClock clock = new MovableClock(Instant.parse("2026-12-05T10:00:00Z"));
+        SettableClock clock = SettableClock.at(Instant.parse("2026-12-05T10:00:00Z"));
         FailureWindow window = new FailureWindow(Duration.ofMinutes(5), clock);
         for (int i = 0; i < 7; i++) {
             window.record(true);
@@ -81,7 +82,7 @@ class DeliveryScheduleTest {
 
     @Test
     void aDestinationThatJustStoppedAnsweringShowsInItsFailuresInARowLongBeforeInTheRatio() {
-        FailureWindow window = new FailureWindow(Duration.ofMinutes(5), new MovableClock(Instant.parse("2026-12-05T10:00:00Z")));
+        FailureWindow window = new FailureWindow(Duration.ofMinutes(5), SettableClock.at(Instant.parse("2026-12-05T10:00:00Z")));
         for (int i = 0; i < 100; i++) {
             window.record(false);
         }
@@ -92,33 +93,5 @@ class DeliveryScheduleTest {
         assertThat(window.counts().failureRatio()).isLessThan(0.1);
         window.record(false);
         assertThat(window.counts().failedInARow()).isZero();
-    }
-
-    /** A clock the test moves. */
-    static final class MovableClock extends java.time.Clock {
-        private Instant now;
-
-        MovableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return java.time.ZoneOffset.UTC;
-        }
-
-        @Override
-        public java.time.Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -18,13 +20,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The README and every page under docs/: each relative link reaches a file of this repository, and a link with an
- * anchor reaches a heading of that file; every page is linked from the README; every picture is a Mermaid diagram
- * GitHub can render.
+ * anchor reaches a heading of that file; no page names a path that climbs out of the repository; every page is linked
+ * from the README; every picture is a Mermaid diagram GitHub can render.
  */
 class DocsLinksTest {
 
     /** Surefire runs in the module directory. */
     static final Path ROOT = Path.of(System.getProperty("user.dir"));
+
+    /** A path going up, wherever it is written (link, code, table); {@code .../x} is an ellipsis, not a path. */
+    private static final Pattern CLIMBING_PATH = Pattern.compile("(?<![\\w./-])(?:\\.\\./)+[^\\s)`'\"<>\\]|,;]*");
 
     static List<Path> pages() {
         try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
@@ -48,12 +53,32 @@ class DocsLinksTest {
             int hash = target.indexOf('#');
             String file = hash < 0 ? target : target.substring(0, hash);
             Path resolved = file.isEmpty() ? page : page.getParent().resolve(file).normalize();
-            assertThat(resolved).as("%s leaves the repository", where).startsWith(ROOT);
+            assertThat(resolved).as("%s leaves the repository", where).startsWithRaw(ROOT);
             assertThat(resolved).as("%s: no such file", where).exists();
             if (hash >= 0) {
                 assertThat(resolved.toString()).as("%s: an anchor needs a Markdown page", where).endsWith(".md");
                 assertThat(Markdown.read(resolved).anchors()).as("%s: no such heading", where)
                         .contains(target.substring(hash + 1));
+            }
+        }
+    }
+
+    /**
+     * A page read from a clone alone must not lean on a file beside the clone: every path going up, linked or only
+     * named, resolves (from the page, as a link does) to a file of this repository.
+     */
+    @ParameterizedTest
+    @MethodSource("pages")
+    void everyPathGoingUpStaysInTheRepository(Path page) throws IOException {
+        List<String> lines = Files.readAllLines(page);
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher path = CLIMBING_PATH.matcher(lines.get(i));
+            while (path.find()) {
+                String written = path.group().replaceFirst("#.*", "").replaceFirst("[.:]+$", "");
+                Path resolved = page.getParent().resolve(written).normalize();
+                String where = ROOT.relativize(page) + ":" + (i + 1) + " " + path.group();
+                assertThat(resolved).as("%s leaves the repository", where).startsWithRaw(ROOT);
+                assertThat(resolved).as("%s: no such file in this repository", where).exists();
             }
         }
     }

@@ -203,7 +203,7 @@ class GaleraIT {
         sink.delay(300);
         int logBefore = cluster.errorLog(2).length();
         try (ReadinessWatch watch = new ReadinessWatch(List.of(a, b))) {
-            CompletableFuture<Void> sending = background(() -> load.send(payments, Duration.ofMillis(40), copy -> copy == 1 ? b : a));
+            CompletableFuture<Void> sending = Tier.background(() -> load.send(payments, Duration.ofMillis(40), copy -> copy == 1 ? b : a));
             Thread.sleep(1_500);
             cluster.kill(2);
             int leased = leasedRows("G2");
@@ -226,7 +226,7 @@ class GaleraIT {
         load.register(b, TOKEN, payments);
         int logBefore = cluster.errorLog(1).length();
         try (ReadinessWatch watch = new ReadinessWatch(List.of(a, b))) {
-            CompletableFuture<Void> sending = background(() -> load.send(payments, Duration.ofMillis(40), copy -> copy == 1 ? b : a));
+            CompletableFuture<Void> sending = Tier.background(() -> load.send(payments, Duration.ofMillis(40), copy -> copy == 1 ? b : a));
             Thread.sleep(1_500);
             cluster.kill(1);
             Instant killed = Instant.now();
@@ -274,7 +274,7 @@ class GaleraIT {
         List<Load.Payment> payments = Load.payments(signer, "G4", ORDERS);
         load.register(a, TOKEN, payments);
         try (ReadinessWatch watch = new ReadinessWatch(List.of(a, b))) {
-            CompletableFuture<Void> sending = background(() -> load.send(payments, Duration.ofMillis(60), copy -> copy == 1 ? b : a));
+            CompletableFuture<Void> sending = Tier.background(() -> load.send(payments, Duration.ofMillis(60), copy -> copy == 1 ? b : a));
             Thread.sleep(1_000);
             cluster.pause(2);
             Thread.sleep(10_000);
@@ -293,7 +293,7 @@ class GaleraIT {
         List<Load.Payment> payments = Load.payments(signer, "G5", ORDERS);
         load.register(a, TOKEN, payments);
         try (ReadinessWatch watch = new ReadinessWatch(List.of(a, b))) {
-            CompletableFuture<Void> sending = background(() -> load.send(payments, Duration.ofMillis(40), copy -> copy == 1 ? b : a));
+            CompletableFuture<Void> sending = Tier.background(() -> load.send(payments, Duration.ofMillis(40), copy -> copy == 1 ? b : a));
             Thread.sleep(1_500);
             for (int node = 1; node <= 3; node++) {
                 cluster.kill(node);
@@ -334,20 +334,6 @@ class GaleraIT {
                     .doesNotContain(cluster.password(), TOKEN);
             assertThat(ServiceLogs.unexpectedStackTraces(log, ALLOWED_TRACES)).as(instance.name() + ": stack traces under these lines").isEmpty();
         }
-    }
-
-    private interface Step {
-        void run() throws Exception;
-    }
-
-    private static CompletableFuture<Void> background(Step step) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                step.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
     }
 
     private static String lostRaces(ServiceInstance instance) {

@@ -237,7 +237,7 @@ class MixedVersionIT {
         List<Load.Payment> payments = Load.payments(signer, "M4", 45);
         load.register(current, TOKEN, payments);
         sink.delay(200);
-        CompletableFuture<Void> sending = background(() -> load.send(payments, Duration.ofMillis(30), copy -> copy == 0 ? old : current));
+        CompletableFuture<Void> sending = Tier.background(() -> load.send(payments, Duration.ofMillis(30), copy -> copy == 0 ? old : current));
         awaitUntil(payments.size() / 3 + " callbacks acknowledged", () -> load.acknowledged().size() >= payments.size() / 3);
         int leased = rows.leased("M4");
         int logBefore = old.log().length();
@@ -430,19 +430,5 @@ class MixedVersionIT {
 
     private interface Condition {
         boolean holds() throws Exception;
-    }
-
-    private interface Step {
-        void run() throws Exception;
-    }
-
-    private static CompletableFuture<Void> background(Step step) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                step.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
     }
 }

@@ -124,7 +124,7 @@ class ServiceFaultIT {
         load.register(a, TOKEN, payments);
         sink.delay(1_000);
 
-        CompletableFuture<Void> sending = background(() -> load.send(payments, Duration.ofMillis(20), copy -> copy == 1 ? b : a));
+        CompletableFuture<Void> sending = Tier.background(() -> load.send(payments, Duration.ofMillis(20), copy -> copy == 1 ? b : a));
         awaitAcknowledged(load, ORDERS / 2);
         a.kill();
         int leasedAtKill = leasedRows("A");
@@ -141,7 +141,7 @@ class ServiceFaultIT {
         List<Load.Payment> payments = Load.payments(signer, "B", ORDERS);
         load.register(a, TOKEN, payments);
 
-        CompletableFuture<Void> sending = background(() -> load.send(payments, Duration.ofMillis(60), copy -> copy == 1 ? b : a));
+        CompletableFuture<Void> sending = Tier.background(() -> load.send(payments, Duration.ofMillis(60), copy -> copy == 1 ? b : a));
         awaitAcknowledged(load, ORDERS / 5);
         proxy.cut();
         Instant cut = Instant.now();
@@ -168,7 +168,7 @@ class ServiceFaultIT {
         load.register(a, TOKEN, payments);
         sink.delay(200);
 
-        CompletableFuture<Void> sending = background(() -> load.send(payments, Duration.ofMillis(50), copy -> copy == 1 ? b : a));
+        CompletableFuture<Void> sending = Tier.background(() -> load.send(payments, Duration.ofMillis(50), copy -> copy == 1 ? b : a));
         awaitAcknowledged(load, ORDERS / 5);
         database.kill();
         awaitUntil("both instances not ready while the database is down", () -> !a.ready() && !b.ready());
@@ -191,7 +191,7 @@ class ServiceFaultIT {
         List<Load.Payment> payments = Load.payments(signer, "D", ORDERS);
         load.register(a, TOKEN, payments);
 
-        CompletableFuture<Void> sending = background(() -> load.send(payments, Duration.ofMillis(30), copy -> copy == 2 ? a : b));
+        CompletableFuture<Void> sending = Tier.background(() -> load.send(payments, Duration.ofMillis(30), copy -> copy == 2 ? a : b));
         awaitAcknowledged(load, ORDERS / 5);
         int logBefore = b.log().length();
         Duration shutdown = b.terminate();
@@ -203,20 +203,6 @@ class ServiceFaultIT {
         // unanswered (counted as -2), which the provider retries like any failure.
         assertThat(shutdownLog).contains("pay-callback stopped in").doesNotContain("Timed out").doesNotContain(" ERROR ");
         converge("D", load, payments, "SIGTERM of an instance during load", "graceful shutdown took=" + shutdown.toMillis() + " ms");
-    }
-
-    private interface Step {
-        void run() throws Exception;
-    }
-
-    private static CompletableFuture<Void> background(Step step) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                step.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
     }
 
     private static void awaitAcknowledged(Load load, int count) throws InterruptedException {

@@ -8,11 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * How every tier on servers of its own begins and ends: a fresh {@code mariadbd} in a clean directory, instances started
- * in turn; at the end everything closed, whatever failed to start, and the tier's figures written to its file and to
- * the build's output.
+ * in turn; load sent in the background beside a fault; at the end everything closed, whatever failed to start, and
+ * the tier's figures written to its file and to the build's output.
  */
 final class Tier {
 
@@ -55,5 +56,20 @@ final class Tier {
         Files.createDirectories(file.getParent());
         Files.write(file, figures, StandardCharsets.UTF_8);
         figures.forEach(System.out::println);
+    }
+
+    interface Step {
+        void run() throws Exception;
+    }
+
+    /** Load sent beside a scenario's fault; a failure of the step fails the future. */
+    static CompletableFuture<Void> background(Step step) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                step.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 }

@@ -3,37 +3,15 @@ package io.paycallback.ops;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.paycallback.callback.CallbackMetrics;
+import io.paycallback.testsupport.SettableClock;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RecentOutcomesTest {
-
-    /** A clock the test moves. */
-    static final class Moving extends Clock {
-        Instant now = Instant.parse("2026-12-01T00:00:00Z");
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
 
     @Test
     void countsTheRiseOverTheLastHourNotSinceStart() {
@@ -42,8 +20,8 @@ class RecentOutcomesTest {
         Counter busyStripe = counter(registry, "stripe", "rejected_busy");
         Counter storeFailed = counter(registry, "alipay", "store_failed");
         counter(registry, "wxpay", "new").increment(50);
-        Moving clock = new Moving();
-        Instant start = clock.now;
+        Instant start = Instant.parse("2026-12-01T00:00:00Z");
+        SettableClock clock = SettableClock.at(start);
         RecentOutcomes recent = new RecentOutcomes(registry, clock);
 
         busyWx.increment(4);
@@ -52,14 +30,14 @@ class RecentOutcomesTest {
                 .isEqualTo(new RecentOutcomes.Recent(4, 1, start));
 
         for (int minute = 1; minute <= 90; minute++) {
-            clock.now = start.plus(Duration.ofMinutes(minute));
+            clock.advance(Duration.ofMinutes(1));
             if (minute == 45) {
                 busyStripe.increment(2);
             }
             recent.sample();
         }
         RecentOutcomes.Recent lastHour = recent.lastHour();
-        assertThat(lastHour.since()).isEqualTo(clock.now.minus(Duration.ofHours(1)));
+        assertThat(lastHour.since()).isEqualTo(clock.instant().minus(Duration.ofHours(1)));
         assertThat(lastHour.gateRejections()).as("the 4 of the first minute are over an hour old").isEqualTo(2);
         assertThat(lastHour.storeFailures()).isZero();
     }

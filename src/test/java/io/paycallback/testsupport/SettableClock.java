@@ -11,12 +11,27 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /**
- * The service's clock in suites whose profile enables it ({@code getEnabledAlternatives}): the real time plus an offset
- * the test moves forward, so a wait the service measures on its clock passes without sleeping.
+ * A clock the test moves forward, so a wait measured on it passes without sleeping. The service's clock in suites whose
+ * profile enables {@link Producer} ({@code getEnabledAlternatives}) is the real time plus the offset; a pure unit takes
+ * one standing still at a given instant ({@link #at}), so that only the test moves it.
  */
 public final class SettableClock extends Clock {
 
+    private final Clock base;
     private volatile Duration offset = Duration.ZERO;
+
+    public SettableClock() {
+        this(Clock.systemUTC());
+    }
+
+    private SettableClock(Clock base) {
+        this.base = base;
+    }
+
+    /** A clock at {@code start} that moves only when advanced. */
+    public static SettableClock at(Instant start) {
+        return new SettableClock(Clock.fixed(start, ZoneOffset.UTC));
+    }
 
     public void advance(Duration by) {
         offset = offset.plus(by);
@@ -34,7 +49,7 @@ public final class SettableClock extends Clock {
 
     @Override
     public Instant instant() {
-        return Instant.now().plus(offset);
+        return base.instant().plus(offset);
     }
 
     /** Produces the one settable clock in place of config.ClockProducer's; the test moves it through {@link #clock()}. */

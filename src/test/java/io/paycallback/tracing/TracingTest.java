@@ -30,9 +30,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -190,6 +192,48 @@ class TracingTest extends AgainstFakeProviders {
         awaitRefundStatus(outRefundNo, "SUCCEEDED");
         long answer = db.first("SELECT id FROM refund_callback_log WHERE refund_no = ?", outRefundNo).getLong("id");
         assertThat(traceIdOf("refund_callback_log", answer)).isEqualTo(notice.getTraceId());
+    }
+
+    @Test
+    void aTraceparentTheCallbackArrivesWithIsALinkOfANewTraceNotItsParent() {
+        String ingressTrace = UUID.randomUUID().toString().replace("-", "");
+        String ingress = "00-" + ingressTrace + "-00f067aa0ba902b7-01";
+
+        SpanData linked = callbackSpanOf(stripePaymentWith(ingress));
+        assertThat(linked.getParentSpanContext().isValid()).as("a root").isFalse();
+        assertThat(linked.getTraceId()).isNotEqualTo(ingressTrace);
+        assertThat(linked.getLinks()).singleElement().satisfies(link -> {
+            assertThat(link.getSpanContext().getTraceId()).isEqualTo(ingressTrace);
+            assertThat(link.getSpanContext().getSpanId()).isEqualTo("00f067aa0ba902b7");
+            assertThat(link.getSpanContext().isRemote()).isTrue();
+        });
+
+        SpanData unlinked = callbackSpanOf(stripePaymentWith(ingress.toUpperCase(Locale.ROOT)));
+        assertThat(unlinked.getParentSpanContext().isValid()).isFalse();
+        assertThat(unlinked.getLinks()).as("a malformed traceparent is ignored").isEmpty();
+    }
+
+    /** Sends a signed Stripe payment carrying {@code traceparent}; its callback row's id. */
+    private long stripePaymentWith(String traceparent) {
+        String outTradeNo = newOrder("3.00", "CNY");
+        String paymentIntent = Ids.unique("pi_TRC");
+        SignedCallback signed = signer.stripePayment(outTradeNo, paymentIntent, 300, "cny", Instant.now());
+        Map<String, String> headers = new HashMap<>(signed.headers());
+        headers.put(Traceparent.HEADER, traceparent);
+        Send.payment(new SignedCallback("stripe", headers, signed.contentType(), signed.body())).then().statusCode(200);
+        return db.first("SELECT id FROM pay_callback_log WHERE channel = 'stripe' AND channel_trade_no = ?",
+                paymentIntent).getLong("id");
+    }
+
+    /** The callback span whose traceparent its row stores: the start of a new trace the transition continues. */
+    private SpanData callbackSpanOf(long id) {
+        String traceId = traceIdOf("pay_callback_log", id);
+        await().atMost(WAIT).until(() -> named(SpanName.CALLBACK).stream().anyMatch(span -> span.getTraceId().equals(traceId)));
+        SpanData received = only(SpanName.CALLBACK, SpanAttribute.PROVIDER, "stripe", SpanAttribute.OUTCOME, "new",
+                span -> span.getTraceId().equals(traceId));
+        assertThat(db.first("SELECT traceparent FROM pay_callback_log WHERE id = ?", id).getString("traceparent"))
+                .isEqualTo("00-" + traceId + "-" + received.getSpanId() + "-01");
+        return received;
     }
 
     @Test
