@@ -29,10 +29,6 @@ import java.util.function.Function;
 @ApplicationScoped
 public class CallbackActions {
 
-    /** A raw body as text (provider bodies are UTF-8 or GBK form data); empty when housekeeping blanked it. */
-    public record Body(String text, boolean blanked) {
-    }
-
     private final CallbackRows rows;
     private final Channels channels;
     private final Worker worker;
@@ -48,6 +44,7 @@ public class CallbackActions {
     }
 
     /** The newest due first, without raw bodies. */
+    @OperatorAction.Performs(OperatorAction.CALLBACK_LIST)
     public Uni<ActionResult<List<CallbackRow>>> list(String kind, String status, int limit) {
         Optional<CallbackLog> log = CallbackLog.fromApiName(kind == null ? "" : kind);
         Optional<RowStatus> rowStatus = RowStatus.named(status == null ? "" : status);
@@ -59,28 +56,27 @@ public class CallbackActions {
                 .map(list -> ActionResult.done(list, list.size() + " callbacks"));
     }
 
-    /** One callback, with its raw body when asked for. */
+    /**
+     * One callback, with its raw body (as UTF-8 text) when asked for: from the hot table, else from the archive, whose
+     * rows housekeeping moved only after blanking their bodies.
+     */
+    @OperatorAction.Performs(OperatorAction.CALLBACK_INSPECT)
     public Uni<ActionResult<CallbackRow>> inspect(String kind, long id, boolean withBody) {
-        return ofKind(kind, log -> rows.find(log, id).flatMap(found -> {
-            if (found.isEmpty()) {
-                return Uni.createFrom().item(ActionResult.<CallbackRow>notFound("no " + kind + " callback " + id));
+        return ofKind(kind, log -> rows.find(log, id).flatMap(hot -> {
+            if (hot.isEmpty()) {
+                return rows.findArchived(log, id).map(archived -> archived
+                        .map(row -> ActionResult.done(withBody ? row.withBody("") : row, "archived callback " + id))
+                        .orElseGet(() -> ActionResult.notFound("no " + kind + " callback " + id)));
             }
             if (!withBody) {
-                return Uni.createFrom().item(ActionResult.done(found.get(), "callback " + id));
+                return Uni.createFrom().item(ActionResult.done(hot.get(), "callback " + id));
             }
-            return rows.rawBody(log, id).map(body -> ActionResult.done(found.get().withBody(
+            return rows.rawBody(log, id).map(body -> ActionResult.done(hot.get().withBody(
                     body.map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse("")), "callback " + id));
         }));
     }
 
-    /** A callback's raw body, from the hot table or, with {@code archived}, from the archive. */
-    public Uni<ActionResult<Body>> body(String kind, long id, boolean archived) {
-        return ofKind(kind, log -> (archived ? rows.archivedRawBody(log, id) : rows.rawBody(log, id)).map(body -> body
-                .map(bytes -> ActionResult.done(new Body(new String(bytes, StandardCharsets.UTF_8), bytes.length == 0),
-                        bytes.length + " bytes"))
-                .orElseGet(() -> ActionResult.notFound("no " + kind + " callback " + id))));
-    }
-
+    @OperatorAction.Performs(OperatorAction.CALLBACK_REPLAY)
     public Uni<ActionResult<DeadLetterActions.Queued>> replay(String kind, long id, String actor) {
         return ofKind(kind, log -> rows.find(log, id).flatMap(found -> {
             if (found.isEmpty()) {

@@ -43,6 +43,7 @@ public class QuarantineActions {
     }
 
     /** Newest first, without bodies. */
+    @OperatorAction.Performs(OperatorAction.QUARANTINE_LIST)
     public Uni<ActionResult<List<QuarantinedCallback>>> list(int limit) {
         Optional<String> badLimit = Limits.check(limit);
         if (badLimit.isPresent()) {
@@ -51,6 +52,7 @@ public class QuarantineActions {
         return quarantine.list(limit).map(rows -> ActionResult.done(rows, rows.size() + " quarantined"));
     }
 
+    @OperatorAction.Performs(OperatorAction.QUARANTINE_REPLAY)
     public Uni<ActionResult<QuarantineReplayed>> replay(long id, String actor) {
         return quarantine.find(id).flatMap(found -> found.isEmpty()
                 ? Uni.createFrom().item(ActionResult.notFound("no quarantined callback " + id))
