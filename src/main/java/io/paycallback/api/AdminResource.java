@@ -119,7 +119,8 @@ public class AdminResource {
     @GET
     @Path("callbacks/{kind}/{id}")
     @Offers(OperatorAction.CALLBACK_INSPECT)
-    @APIResponse(responseCode = "200", description = "one callback; with ?body=true its raw body too",
+    @APIResponse(responseCode = "200", description = "one callback, live or archived; with ?body=true its raw body too"
+            + " (empty once housekeeping blanked it, as it does before archiving)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = CallbackRow.class)))
     @APIResponse(responseCode = "404", description = "no such kind or row")
     public Uni<Response> inspect(@PathParam("kind") String kind, @PathParam("id") long id,
@@ -256,10 +257,10 @@ public class AdminResource {
     @GET
     @Path("outbox/{id}/attempts")
     @Offers(OperatorAction.EVENT_ATTEMPTS)
-    @APIResponse(responseCode = "200", description = "every HTTP try of the event, oldest first",
+    @APIResponse(responseCode = "200", description = "every HTTP try of the event, oldest first, archived with it or not",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = RecordedAttempt.class)))
-    @APIResponse(responseCode = "404", description = "no such event in the hot table (unknown, or archived)")
+    @APIResponse(responseCode = "404", description = "no such event, live or archived")
     public Uni<Response> attempts(@PathParam("id") long id) {
         return events.attempts(id).map(Answers::ok);
     }
@@ -280,7 +281,7 @@ public class AdminResource {
     @POST
     @Path("requeue")
     @Consumes(MediaType.WILDCARD)
-    @Offers({OperatorAction.BULK_REQUEUE_DRY_RUN, OperatorAction.BULK_REQUEUE_APPLY})
+    @Offers({OperatorAction.BULK_REQUEUE_DRY_RUN, OperatorAction.BULK_REQUEUE_RECOUNT, OperatorAction.BULK_REQUEUE_APPLY})
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = AdminViews.BulkRequeueRequest.class)))
     @APIResponse(responseCode = "200", description = "a dry run (the default): the match count and its token",

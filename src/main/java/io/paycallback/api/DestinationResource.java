@@ -68,7 +68,7 @@ public class DestinationResource {
 
     @GET
     @Path("{name}")
-    @Offers(OperatorAction.DESTINATION_LIST)
+    @Offers(OperatorAction.DESTINATION_INSPECT)
     @APIResponse(responseCode = "200", description = "the destination",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DestinationView.class)))
     @APIResponse(responseCode = "404", description = "no destination of that name is configured")

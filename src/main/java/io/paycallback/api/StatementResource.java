@@ -27,10 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import java.time.Clock;
-import java.time.LocalDate;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * The statement reconciliation for operators: runs per day and provider with both sides' totals, discrepancies with
@@ -46,8 +43,6 @@ import java.util.Optional;
 @APIResponse(responseCode = "403", description = "the token is not an operator's")
 public class StatementResource {
 
-    private static final long DEFAULT_DAYS = 30;
-
     /** A date to run again; {@code merchantId} defaults to {@code default}. */
     @Schema(name = "StatementRerunRequest")
     public record RerunRequest(String merchantId, String channel, String billDate) {
@@ -58,11 +53,9 @@ public class StatementResource {
     }
 
     private final StatementActions actions;
-    private final Clock clock;
 
-    public StatementResource(StatementActions actions, Clock clock) {
+    public StatementResource(StatementActions actions) {
         this.actions = actions;
-        this.clock = clock;
     }
 
     @GET
@@ -76,12 +69,7 @@ public class StatementResource {
     public Uni<Response> runs(@QueryParam("from") String from, @QueryParam("to") String to,
                               @QueryParam("channel") String channel, @QueryParam("merchantId") String merchantId,
                               @QueryParam("limit") @DefaultValue("100") int limit) {
-        Optional<LocalDate> last = to == null ? Optional.of(LocalDate.now(clock)) : StatementActions.date(to);
-        Optional<LocalDate> first = from == null ? last.map(day -> day.minusDays(DEFAULT_DAYS)) : StatementActions.date(from);
-        if (first.isEmpty() || last.isEmpty()) {
-            return Uni.createFrom().item(ErrorBody.response(Response.Status.BAD_REQUEST, "from/to are yyyy-MM-dd"));
-        }
-        return actions.runs(first.get(), last.get(), channel, merchantId, limit).map(Answers::ok);
+        return actions.runs(from, to, channel, merchantId, limit).map(Answers::ok);
     }
 
     @GET

@@ -7,7 +7,6 @@ import io.paycallback.channel.Verdict;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.inbox.BodyDigest;
 import io.paycallback.inbox.CallbackInbox;
-import io.paycallback.inbox.Origin;
 import io.paycallback.inbox.Quarantine;
 import io.paycallback.inbox.Reservation;
 import io.paycallback.lease.Pickup;
@@ -101,31 +100,11 @@ public class CallbackService {
             }
         }
         Notice notice = ((Verdict.Accepted) verdict).notice();
-        if (notice instanceof Notice.Ignored
-                || notice instanceof Notice.Combined combined && combined.payments().isEmpty()) {
+        if (notice.ignoredBecause().isPresent()) {
             return Uni.createFrom().item(CallbackResult.IGNORED);
         }
         Pickup pickup = worker.hasRoom() ? Pickup.CALLER : Pickup.SCANNER;
-        if (notice instanceof Notice.Combined combined) {
-            return inbox.reserve(combined.payments(), request.body(), pickup, Origin.CALLBACK, span.traceparent())
-                    .ifNoItem().after(storeTimeout).fail()
-                    .map(this::acceptedAll)
-                    .onFailure().recoverWithItem(failure -> {
-                        try (Traced.Current ignored = span.makeCurrent()) {
-                            return storeFailed(channel, request, failure);
-                        }
-                    });
-        }
-        Uni<Reservation> reservation;
-        if (notice instanceof Notice.Payment payment) {
-            reservation = inbox.reserve(payment, request.body(), pickup, Origin.CALLBACK, span.traceparent());
-        } else if (notice instanceof Notice.RefundPending pending) {
-            reservation = inbox.reserve(pending, request.body(), pickup, span.traceparent());
-        } else {
-            reservation = inbox.reserve((Notice.Refund) notice, request.body(), pickup, Origin.CALLBACK,
-                    span.traceparent());
-        }
-        return reservation
+        return inbox.store(notice, request.body(), pickup, span.traceparent())
                 .ifNoItem().after(storeTimeout).fail()
                 .map(this::accepted)
                 .onFailure().recoverWithItem(failure -> {
@@ -136,25 +115,18 @@ public class CallbackService {
     }
 
     /**
-     * A combine notice is new when any of its sub-orders was; a failure part way has stored some, which the provider's
-     * next push then finds reserved, so it is answered like any store failure.
+     * New when any of its rows was reserved now (a combine notice stores several); a failure part way has stored some,
+     * which the provider's next push then finds reserved, so it is answered like any store failure.
      */
-    private CallbackResult acceptedAll(List<Reservation> reservations) {
+    private CallbackResult accepted(List<Reservation> reservations) {
         CallbackResult result = CallbackResult.DUPLICATE;
         for (Reservation reservation : reservations) {
-            if (accepted(reservation) == CallbackResult.NEW) {
+            if (reservation instanceof Reservation.Reserved reserved) {
+                reserved.lease().ifPresent(worker::process);
                 result = CallbackResult.NEW;
             }
         }
         return result;
-    }
-
-    private CallbackResult accepted(Reservation reservation) {
-        if (reservation instanceof Reservation.Reserved reserved) {
-            reserved.lease().ifPresent(worker::process);
-            return CallbackResult.NEW;
-        }
-        return CallbackResult.DUPLICATE;
     }
 
     private Uni<CallbackResult> holdInQuarantine(Channel channel, CallbackRequest request, String reason) {

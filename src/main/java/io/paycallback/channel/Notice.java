@@ -3,13 +3,49 @@ package io.paycallback.channel;
 import io.paycallback.trade.ChannelId;
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Optional;
 
-/** A verified, parsed callback in provider-neutral terms. */
+/**
+ * A verified, parsed callback in provider-neutral terms. Whatever acts on a notice by its kind does so through
+ * {@link #accept}, so a new kind does not compile until every such place handles it.
+ */
 public sealed interface Notice {
+
+    <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X;
+
+    /**
+     * Why nothing of this notice is stored (a state or event we do not act on, a combine with no paid sub-order); empty
+     * when something is. Asked before the store, so that such a notice costs ingest no INSERT, worker slot or timer.
+     */
+    Optional<String> ignoredBecause();
+
+    /** One method per kind of notice; {@code X} is what the visitor may throw, {@link RuntimeException} for nothing. */
+    interface Visitor<R, X extends Exception> {
+
+        R payment(Payment payment) throws X;
+
+        R refund(Refund refund) throws X;
+
+        R refundPending(RefundPending pending) throws X;
+
+        R combined(Combined combined) throws X;
+
+        R ignored(Ignored ignored) throws X;
+    }
 
     /** A payment the provider reports as paid; only paid states become a Payment. */
     record Payment(String merchantId, ChannelId channel, String channelTradeNo, String outTradeNo,
                    String tradeState, BigDecimal amount, String currency) implements Notice {
+
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.payment(this);
+        }
+
+        @Override
+        public Optional<String> ignoredBecause() {
+            return Optional.empty();
+        }
     }
 
     /**
@@ -33,6 +69,16 @@ public sealed interface Notice {
                 throw new IllegalArgumentException("a refund notice states its amount, the refunded total, or both");
             }
         }
+
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.refund(this);
+        }
+
+        @Override
+        public Optional<String> ignoredBecause() {
+            return Optional.empty();
+        }
     }
 
     /**
@@ -45,6 +91,16 @@ public sealed interface Notice {
      */
     record RefundPending(String merchantId, ChannelId channel, String refundNo, String channelRefundId,
                          String channelTradeNo, String outTradeNo, BigDecimal amount, String currency) implements Notice {
+
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.refundPending(this);
+        }
+
+        @Override
+        public Optional<String> ignoredBecause() {
+            return Optional.empty();
+        }
     }
 
     /**
@@ -61,6 +117,16 @@ public sealed interface Notice {
             subOrders = List.copyOf(subOrders);
         }
 
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.combined(this);
+        }
+
+        @Override
+        public Optional<String> ignoredBecause() {
+            return payments().isEmpty() ? Optional.of("no sub-order is paid") : Optional.empty();
+        }
+
         /** The sub-orders that were paid. */
         public List<Payment> payments() {
             return subOrders.stream().filter(Payment.class::isInstance).map(Payment.class::cast).toList();
@@ -69,6 +135,16 @@ public sealed interface Notice {
 
     /** Signed and understood, but not something we act on (an unpaid state, an event type we do not use). */
     record Ignored(String reason) implements Notice {
+
+        @Override
+        public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
+            return visitor.ignored(this);
+        }
+
+        @Override
+        public Optional<String> ignoredBecause() {
+            return Optional.of(reason);
+        }
     }
 
     enum RefundResult {

@@ -17,27 +17,51 @@ public final class Storable {
     /** DECIMAL(18, 2): sixteen integer digits. */
     static final BigDecimal AMOUNT_LIMIT = new BigDecimal("1E16");
 
-    private Storable() {
-    }
+    private static final Notice.Visitor<Void, Rejection.Malformed> CHECK = new Notice.Visitor<>() {
 
-    public static Notice checked(Notice notice) throws Rejection.Malformed {
-        if (notice instanceof Notice.Payment payment) {
+        @Override
+        public Void payment(Notice.Payment payment) throws Rejection.Malformed {
             numbers(payment.channelTradeNo(), payment.outTradeNo());
             if (payment.tradeState().codePointCount(0, payment.tradeState().length()) > STATE_LENGTH) {
                 throw Rejection.malformed("trade state longer than the ledger holds");
             }
             amounts(payment.amount());
-        } else if (notice instanceof Notice.Refund refund) {
+            return null;
+        }
+
+        @Override
+        public Void refund(Notice.Refund refund) throws Rejection.Malformed {
             numbers(refund.refundNo(), refund.channelRefundId(), refund.channelTradeNo(), refund.outTradeNo());
             amounts(refund.amount(), refund.refundedTotal());
-        } else if (notice instanceof Notice.RefundPending pending) {
+            return null;
+        }
+
+        @Override
+        public Void refundPending(Notice.RefundPending pending) throws Rejection.Malformed {
             numbers(pending.refundNo(), pending.channelRefundId(), pending.channelTradeNo(), pending.outTradeNo());
             amounts(pending.amount());
-        } else if (notice instanceof Notice.Combined combined) {
-            for (Notice.Payment payment : combined.payments()) {
-                checked(payment);
-            }
+            return null;
         }
+
+        @Override
+        public Void combined(Notice.Combined combined) throws Rejection.Malformed {
+            for (Notice.Payment payment : combined.payments()) {
+                payment(payment);
+            }
+            return null;
+        }
+
+        @Override
+        public Void ignored(Notice.Ignored ignored) {
+            return null;
+        }
+    };
+
+    private Storable() {
+    }
+
+    public static Notice checked(Notice notice) throws Rejection.Malformed {
+        notice.accept(CHECK);
         return notice;
     }
 

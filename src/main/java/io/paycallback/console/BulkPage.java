@@ -41,7 +41,7 @@ public class BulkPage {
     }
 
     @GET
-    @Offers(OperatorAction.BULK_REQUEUE_DRY_RUN)
+    @Offers({})
     public TemplateInstance form() {
         return Templates.bulk(page.page("bulk"), deadLetters.tables());
     }
@@ -63,10 +63,22 @@ public class BulkPage {
         } catch (IllegalArgumentException e) {
             return Uni.createFrom().item(Templates.done(new ConsoleViews.Done(false, e.getMessage())));
         }
-        return bulk.dryRun(criteria).map(result -> ConsolePage.page(result, dryRun -> Templates.dryRun(
-                new ConsoleViews.DryRun(dryRun.table(), dryRun.matched(),
-                        dryRun.matched() == 0 ? "" : dryRun.firstId() + ".." + dryRun.lastId(),
-                        ConsoleViews.time(dryRun.diedBefore()), dryRun.token()))));
+        return bulk.dryRun(criteria).map(result -> ConsolePage.page(result, BulkPage::dryRun));
+    }
+
+    private static TemplateInstance dryRun(BulkRequeues.DryRun dryRun) {
+        return Templates.dryRun(new ConsoleViews.DryRun(dryRun.table(), dryRun.matched(),
+                dryRun.matched() == 0 ? "" : dryRun.firstId() + ".." + dryRun.lastId(),
+                ConsoleViews.time(dryRun.diedBefore()), dryRun.token()));
+    }
+
+    /** The dry run a token stands for, as it was counted: what an apply of it would requeue. */
+    @POST
+    @Path("recount")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Offers(OperatorAction.BULK_REQUEUE_RECOUNT)
+    public TemplateInstance recount(@FormParam("token") String token) {
+        return ConsolePage.page(bulk.recount(token), BulkPage::dryRun);
     }
 
     @POST

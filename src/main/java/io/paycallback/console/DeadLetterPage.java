@@ -1,6 +1,7 @@
 package io.paycallback.console;
 
 import io.paycallback.auth.Roles;
+import io.paycallback.inbox.CallbackRow;
 import io.paycallback.ops.ActionResult;
 import io.paycallback.ops.CallbackActions;
 import io.paycallback.ops.DeadLetterActions;
@@ -78,28 +79,31 @@ public class DeadLetterPage {
                         rows.stream().map(row -> ConsoleViews.DeadLine.of(table, row)).toList())));
     }
 
-    /** A callback's raw body, on demand: provider input, shown as escaped text and never interpreted. */
+    /**
+     * A callback's raw body, on demand, live or archived: provider input, shown as escaped text and never interpreted.
+     */
     @GET
     @Path("callbacks/{kind}/{id}/body")
     @Offers(OperatorAction.CALLBACK_INSPECT)
     public Uni<Response> body(@PathParam("kind") String kind, @PathParam("id") long id) {
-        return callbacks.body(kind, id, false).map(result -> body(result, "(blanked by housekeeping)"));
+        return callbacks.inspect(kind, id, true).map(DeadLetterPage::body);
     }
 
-    /** The same for a callback in the archive, which housekeeping fills only with rows whose body it has blanked. */
-    @GET
-    @Path("archive/callbacks/{kind}/{id}/body")
-    @Offers(OperatorAction.CALLBACK_INSPECT)
-    public Uni<Response> archivedBody(@PathParam("kind") String kind, @PathParam("id") long id) {
-        return callbacks.body(kind, id, true).map(result -> body(result,
-                "(not kept: housekeeping blanked it before archiving the row)"));
-    }
-
-    private static Response body(ActionResult<CallbackActions.Body> result, String whenBlank) {
-        if (result instanceof ActionResult.Done<CallbackActions.Body> done) {
-            return Response.ok(Templates.body(done.value().blanked() ? whenBlank : done.value().text())).build();
+    private static Response body(ActionResult<CallbackRow> result) {
+        if (result instanceof ActionResult.Done<CallbackRow> done) {
+            String body = done.value().rawBody();
+            return Response.ok(Templates.body(body.isEmpty() ? "(not kept: housekeeping blanked it)" : body)).build();
         }
         return Response.status(Response.Status.NOT_FOUND).entity(ConsolePage.done(result)).build();
+    }
+
+    /** An event's delivery attempts, on demand, live or archived with the event. */
+    @GET
+    @Path("outbox/{id}/attempts")
+    @Offers(OperatorAction.EVENT_ATTEMPTS)
+    public Uni<TemplateInstance> attempts(@PathParam("id") long id) {
+        return events.attempts(id).map(result -> ConsolePage.page(result, found ->
+                Templates.attempts(found.stream().map(ConsoleViews.AttemptLine::of).toList())));
     }
 
     @POST

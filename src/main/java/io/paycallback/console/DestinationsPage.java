@@ -17,6 +17,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
+import java.util.List;
+
 /** The destinations of downstream events: state and backlog, disable, enable, probe now, and a counted replay. */
 @Path(ConsoleSessions.PATH + "/destinations")
 @Produces(MediaType.TEXT_HTML)
@@ -38,6 +40,14 @@ public class DestinationsPage {
     public Uni<TemplateInstance> list() {
         return destinations.list().map(result -> ConsolePage.page(result, views -> Templates.destinations(
                 page.page("destinations"), views.stream().map(ConsoleViews.DestinationLine::of).toList())));
+    }
+
+    @GET
+    @Path("{name}")
+    @Offers(OperatorAction.DESTINATION_INSPECT)
+    public Uni<TemplateInstance> get(@PathParam("name") String name) {
+        return destinations.get(name).map(result -> ConsolePage.page(result, view -> Templates.destinations(
+                page.page("destinations"), List.of(ConsoleViews.DestinationLine.of(view)))));
     }
 
     @POST

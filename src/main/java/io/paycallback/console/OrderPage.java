@@ -38,12 +38,11 @@ public class OrderPage {
 
     @GET
     @Path("search")
-    @Offers({OperatorAction.ORDER_TIMELINE, OperatorAction.EVENT_ATTEMPTS})
+    @Offers(OperatorAction.ORDER_TIMELINE)
     public Uni<TemplateInstance> search(@QueryParam("by") @DefaultValue("order") String by,
-                                        @QueryParam("merchant") @DefaultValue("default") String merchant,
-                                        @QueryParam("q") String q) {
+                                        @QueryParam("merchant") String merchant, @QueryParam("q") String q) {
         String number = q == null ? "" : q.strip();
-        String merchantId = merchant.isBlank() ? "default" : merchant.strip();
+        String merchantId = merchant == null ? "" : merchant.strip();
         if (number.isEmpty()) {
             return Uni.createFrom().item(Templates.search(page.page("search"), by, merchantId, number, List.of(), null));
         }
@@ -58,7 +57,7 @@ public class OrderPage {
     @Blocking
     @Offers(OperatorAction.ORDER_CLOSE)
     public TemplateInstance close(@PathParam("outTradeNo") String outTradeNo,
-                                  @QueryParam("merchant") @DefaultValue("default") String merchant) {
+                                  @QueryParam("merchant") String merchant) {
         return ConsolePage.done(orders.close(merchant, outTradeNo, page.operator()));
     }
 }

@@ -18,14 +18,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-import java.time.Clock;
-import java.time.LocalDate;
-import java.util.List;
 
 import static io.paycallback.console.ConsolePage.blankToNull;
 
 /**
- * The Statements page: runs of the last two weeks with both sides' totals and a clear state, discrepancies with
+ * The Statements page: the runs of the default window with both sides' totals and a clear state, discrepancies with
  * filters (open ones unless told otherwise), resolving one with a note and running a date again.
  */
 @Path(ConsoleSessions.PATH + "/statements")
@@ -35,16 +32,12 @@ import static io.paycallback.console.ConsolePage.blankToNull;
 @ConsoleGuard.Guarded
 public class StatementsPage {
 
-    private static final int DAYS = 14;
-
     private final StatementActions actions;
     private final ConsolePage page;
-    private final Clock clock;
 
-    public StatementsPage(StatementActions actions, ConsolePage page, Clock clock) {
+    public StatementsPage(StatementActions actions, ConsolePage page) {
         this.actions = actions;
         this.page = page;
-        this.clock = clock;
     }
 
     @GET
@@ -53,10 +46,9 @@ public class StatementsPage {
                                       @QueryParam("channel") String channel, @QueryParam("date") String date) {
         ConsoleViews.StatementFilter shown = new ConsoleViews.StatementFilter(text(kind),
                 state == null ? "open" : text(state), text(channel), text(date));
-        LocalDate today = LocalDate.now(clock);
         StatementActions.DiscrepancyCriteria criteria = new StatementActions.DiscrepancyCriteria(blankToNull(kind),
                 blankToNull(shown.state()), blankToNull(channel), blankToNull(date), null);
-        return actions.runs(today.minusDays(DAYS), today, blankToNull(channel), null, ConsolePage.LIST_LIMIT)
+        return actions.runs(null, null, blankToNull(channel), null, ConsolePage.LIST_LIMIT)
                 .flatMap(runs -> actions.discrepancies(criteria, Long.MAX_VALUE, ConsolePage.LIST_LIMIT)
                         .map(found -> ConsolePage.page(runs, runList -> ConsolePage.page(found, list ->
                                 Templates.statements(page.page("statements"), shown,

@@ -21,6 +21,8 @@ public class Templates {
 
     public static native TemplateInstance body(String body);
 
+    public static native TemplateInstance attempts(List<ConsoleViews.AttemptLine> attempts);
+
     public static native TemplateInstance deadLetters(ConsoleViews.Page page, String table, List<String> tables,
                                                       List<ConsoleViews.CallbackLine> callbacks,
                                                       List<ConsoleViews.EventLine> events,

@@ -103,9 +103,9 @@ public class DeliveryAttempts {
         return withDeliveredTry(eventId, EVENT, LIST_FOR_EVENT);
     }
 
-    /** Every attempt of one archived event, oldest first; empty also when no event has this id in the archive. */
-    public Uni<List<RecordedAttempt>> listArchived(long eventId) {
-        return withDeliveredTry(eventId, ARCHIVED_EVENT, LIST_ARCHIVED_FOR_EVENT).map(found -> found.orElse(List.of()));
+    /** Every attempt of one archived event, oldest first; empty when no event has this id in the archive. */
+    public Uni<Optional<List<RecordedAttempt>>> listArchived(long eventId) {
+        return withDeliveredTry(eventId, ARCHIVED_EVENT, LIST_ARCHIVED_FOR_EVENT);
     }
 
     private Uni<Optional<List<RecordedAttempt>>> withDeliveredTry(long eventId, String event, String others) {

@@ -73,6 +73,43 @@ public class CallbackInbox {
     }
 
     /**
+     * The one way a provider's notice is stored, pushed now or replayed from the quarantine: a payment, a refund or a
+     * pending refund as its one row, a combine as one row per paid sub-order, a notice {@link Notice#ignoredBecause
+     * ignored} as none.
+     *
+     * @return the reservations, one per row, in the notice's order
+     */
+    public Uni<List<Reservation>> store(Notice notice, byte[] rawBody, Pickup pickup, Optional<Traceparent> cause) {
+        return notice.accept(new Notice.Visitor<Uni<List<Reservation>>, RuntimeException>() {
+
+            @Override
+            public Uni<List<Reservation>> payment(Notice.Payment payment) {
+                return reserve(payment, rawBody, pickup, Origin.CALLBACK, cause).map(List::of);
+            }
+
+            @Override
+            public Uni<List<Reservation>> refund(Notice.Refund refund) {
+                return reserve(refund, rawBody, pickup, Origin.CALLBACK, cause).map(List::of);
+            }
+
+            @Override
+            public Uni<List<Reservation>> refundPending(Notice.RefundPending pending) {
+                return reserve(pending, rawBody, pickup, cause).map(List::of);
+            }
+
+            @Override
+            public Uni<List<Reservation>> combined(Notice.Combined combined) {
+                return reserve(combined.payments(), rawBody, pickup, Origin.CALLBACK, cause);
+            }
+
+            @Override
+            public Uni<List<Reservation>> ignored(Notice.Ignored ignored) {
+                return Uni.createFrom().item(List.of());
+            }
+        });
+    }
+
+    /**
      * The row keeps the traceparent of what caused it (the callback's span, a provider call's), which the transition
      * continues. Named by the caller rather than read from the current context: on the callback path no span is
      * current, since making one current costs every callback, sampled or not.
@@ -101,7 +138,7 @@ public class CallbackInbox {
      * after the other: each is the payment of its order, stored once, and a repeated push is a duplicate for each.
      * Every row keeps the whole notice as its body.
      */
-    public Uni<List<Reservation>> reserve(List<Notice.Payment> payments, byte[] rawBody, Pickup pickup, Origin origin,
+    private Uni<List<Reservation>> reserve(List<Notice.Payment> payments, byte[] rawBody, Pickup pickup, Origin origin,
                                           Optional<Traceparent> cause) {
         return Multi.createFrom().iterable(payments)
                 .onItem().transformToUniAndConcatenate(payment -> reserve(payment, rawBody, pickup, origin, cause))

@@ -24,6 +24,9 @@ public sealed interface CallbackRow permits CallbackRow.Payment, CallbackRow.Ref
 
     RowStatus status();
 
+    /** Null unless the row was read with its body; empty when housekeeping blanked it. */
+    String rawBody();
+
     /** The same row carrying its raw body (as UTF-8 text; provider bodies are UTF-8 or GBK form data). */
     CallbackRow withBody(String rawBody);
 

@@ -64,7 +64,16 @@ public class CallbackRows {
     }
 
     public Uni<Optional<CallbackRow>> find(CallbackLog log, long id) {
-        return pool.preparedQuery(FIND.formatted(columns(log), log.table())).execute(Tuple.of(id)).map(rows -> {
+        return find(log, log.table(), id);
+    }
+
+    /** A callback housekeeping archived; its body was blanked before it moved (status compacted). */
+    public Uni<Optional<CallbackRow>> findArchived(CallbackLog log, long id) {
+        return find(log, log.archiveTable(), id);
+    }
+
+    private Uni<Optional<CallbackRow>> find(CallbackLog log, String table, long id) {
+        return pool.preparedQuery(FIND.formatted(columns(log), table)).execute(Tuple.of(id)).map(rows -> {
             var iterator = rows.iterator();
             return iterator.hasNext() ? Optional.of(read(log, iterator.next())) : Optional.empty();
         });

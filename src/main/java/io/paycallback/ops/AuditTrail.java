@@ -17,6 +17,7 @@ public class AuditTrail {
     }
 
     /** {@code beforeId} pages back. */
+    @OperatorAction.Performs(OperatorAction.AUDIT_LIST)
     public Uni<ActionResult<List<AuditEntry>>> list(long beforeId, int limit) {
         Optional<String> badLimit = Limits.check(limit);
         if (badLimit.isPresent()) {

@@ -65,6 +65,7 @@ public class BulkRequeues {
     }
 
     /** Counts what the criteria match now and answers the token of exactly those rows. Nothing changes. */
+    @OperatorAction.Performs(OperatorAction.BULK_REQUEUE_DRY_RUN)
     public Uni<ActionResult<DryRun>> dryRun(Criteria criteria) {
         DeadLetters.Filter filter;
         try {
@@ -77,6 +78,7 @@ public class BulkRequeues {
     }
 
     /** The dry run a token stands for, as it was counted. */
+    @OperatorAction.Performs(OperatorAction.BULK_REQUEUE_RECOUNT)
     public ActionResult<DryRun> recount(String token) {
         try {
             return ActionResult.done(dryRun(decode(token), token), "the dry run of this token");
@@ -86,6 +88,7 @@ public class BulkRequeues {
     }
 
     /** Requeues the rows of a dry run's token that are still dead. */
+    @OperatorAction.Performs(OperatorAction.BULK_REQUEUE_APPLY)
     public Uni<ActionResult<Applied>> apply(String token, String actor) {
         DeadLetters.Selection selection;
         try {

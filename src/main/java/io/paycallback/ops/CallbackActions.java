@@ -11,6 +11,7 @@ import io.paycallback.lease.RowStatus;
 import io.paycallback.lease.Worker;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.charset.StandardCharsets;
@@ -28,10 +29,6 @@ import java.util.function.Function;
 @ApplicationScoped
 public class CallbackActions {
 
-    /** A raw body as text (provider bodies are UTF-8 or GBK form data); empty when housekeeping blanked it. */
-    public record Body(String text, boolean blanked) {
-    }
-
     private final CallbackRows rows;
     private final Channels channels;
     private final Worker worker;
@@ -47,6 +44,7 @@ public class CallbackActions {
     }
 
     /** The newest due first, without raw bodies. */
+    @OperatorAction.Performs(OperatorAction.CALLBACK_LIST)
     public Uni<ActionResult<List<CallbackRow>>> list(String kind, String status, int limit) {
         Optional<CallbackLog> log = CallbackLog.fromApiName(kind == null ? "" : kind);
         Optional<RowStatus> rowStatus = RowStatus.named(status == null ? "" : status);
@@ -58,28 +56,27 @@ public class CallbackActions {
                 .map(list -> ActionResult.done(list, list.size() + " callbacks"));
     }
 
-    /** One callback, with its raw body when asked for. */
+    /**
+     * One callback, with its raw body (as UTF-8 text) when asked for: from the hot table, else from the archive, whose
+     * rows housekeeping moved only after blanking their bodies.
+     */
+    @OperatorAction.Performs(OperatorAction.CALLBACK_INSPECT)
     public Uni<ActionResult<CallbackRow>> inspect(String kind, long id, boolean withBody) {
-        return ofKind(kind, log -> rows.find(log, id).flatMap(found -> {
-            if (found.isEmpty()) {
-                return Uni.createFrom().item(ActionResult.<CallbackRow>notFound("no " + kind + " callback " + id));
+        return ofKind(kind, log -> rows.find(log, id).flatMap(hot -> {
+            if (hot.isEmpty()) {
+                return rows.findArchived(log, id).map(archived -> archived
+                        .map(row -> ActionResult.done(withBody ? row.withBody("") : row, "archived callback " + id))
+                        .orElseGet(() -> ActionResult.notFound("no " + kind + " callback " + id)));
             }
             if (!withBody) {
-                return Uni.createFrom().item(ActionResult.done(found.get(), "callback " + id));
+                return Uni.createFrom().item(ActionResult.done(hot.get(), "callback " + id));
             }
-            return rows.rawBody(log, id).map(body -> ActionResult.done(found.get().withBody(
+            return rows.rawBody(log, id).map(body -> ActionResult.done(hot.get().withBody(
                     body.map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse("")), "callback " + id));
         }));
     }
 
-    /** A callback's raw body, from the hot table or, with {@code archived}, from the archive. */
-    public Uni<ActionResult<Body>> body(String kind, long id, boolean archived) {
-        return ofKind(kind, log -> (archived ? rows.archivedRawBody(log, id) : rows.rawBody(log, id)).map(body -> body
-                .map(bytes -> ActionResult.done(new Body(new String(bytes, StandardCharsets.UTF_8), bytes.length == 0),
-                        bytes.length + " bytes"))
-                .orElseGet(() -> ActionResult.notFound("no " + kind + " callback " + id))));
-    }
-
+    @OperatorAction.Performs(OperatorAction.CALLBACK_REPLAY)
     public Uni<ActionResult<DeadLetterActions.Queued>> replay(String kind, long id, String actor) {
         return ofKind(kind, log -> rows.find(log, id).flatMap(found -> {
             if (found.isEmpty()) {
@@ -104,19 +101,14 @@ public class CallbackActions {
             return Uni.createFrom().item(new ActionResult.Unreadable<>(verdict.toString()));
         }
         long id = row.id();
-        Notice notice = ofRow(accepted.notice(), row);
-        boolean matchesLog = log == CallbackLog.PAYMENT ? notice instanceof Notice.Payment : notice instanceof Notice.Refund;
-        if (!matchesLog) {
+        Optional<Function<SqlClient, Uni<Boolean>>> reset = accepted.notice().accept(new Reset(log, row));
+        if (reset.isEmpty()) {
             return Uni.createFrom().item(new ActionResult.Unreadable<>("the body no longer reads as a " + kind + " notice"));
         }
         String target = log.table() + "#" + id;
-        return pool.withTransaction(tx -> {
-            Uni<Boolean> reset = notice instanceof Notice.Payment payment
-                    ? rows.replay(tx, id, payment) : rows.replay(tx, id, (Notice.Refund) notice);
-            return reset.flatMap(done -> done
-                    ? audit.record(tx, actor, AuditAction.REPLAY, target, 1).map(Optional::of)
-                    : Uni.createFrom().item(Optional.<Long>empty()));
-        }).map(entry -> {
+        return pool.withTransaction(tx -> reset.get().apply(tx).flatMap(done -> done
+                ? audit.record(tx, actor, AuditAction.REPLAY, target, 1).map(Optional::of)
+                : Uni.createFrom().item(Optional.<Long>empty()))).map(entry -> {
             if (entry.isEmpty()) {
                 return ActionResult.conflict("the body's key differs from the row's, or the row changed meanwhile");
             }
@@ -126,13 +118,48 @@ public class CallbackActions {
         });
     }
 
-    /** A combine notice's row is one of its sub-orders: the one under the row's key (trade number). */
-    private static Notice ofRow(Notice notice, CallbackRow row) {
-        if (notice instanceof Notice.Combined combined && row instanceof CallbackRow.Payment payment) {
-            return combined.payments().stream().filter(sub -> sub.channelTradeNo().equals(payment.channelTradeNo()))
-                    .<Notice>map(sub -> sub).findFirst().orElse(notice);
+    /**
+     * How a replayed body resets its row, when it still reads as what the row holds: a payment in the payment log, a
+     * refund in the refund log; a combine notice's row is the sub-order under the row's key (its trade number).
+     */
+    private final class Reset implements Notice.Visitor<Optional<Function<SqlClient, Uni<Boolean>>>, RuntimeException> {
+
+        private final CallbackLog log;
+        private final CallbackRow row;
+
+        Reset(CallbackLog log, CallbackRow row) {
+            this.log = log;
+            this.row = row;
         }
-        return notice;
+
+        @Override
+        public Optional<Function<SqlClient, Uni<Boolean>>> payment(Notice.Payment payment) {
+            return log == CallbackLog.PAYMENT ? Optional.of(tx -> rows.replay(tx, row.id(), payment)) : Optional.empty();
+        }
+
+        @Override
+        public Optional<Function<SqlClient, Uni<Boolean>>> refund(Notice.Refund refund) {
+            return log == CallbackLog.REFUND ? Optional.of(tx -> rows.replay(tx, row.id(), refund)) : Optional.empty();
+        }
+
+        @Override
+        public Optional<Function<SqlClient, Uni<Boolean>>> refundPending(Notice.RefundPending pending) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Function<SqlClient, Uni<Boolean>>> combined(Notice.Combined combined) {
+            if (!(row instanceof CallbackRow.Payment stored)) {
+                return Optional.empty();
+            }
+            return combined.payments().stream().filter(sub -> sub.channelTradeNo().equals(stored.channelTradeNo()))
+                    .findFirst().flatMap(this::payment);
+        }
+
+        @Override
+        public Optional<Function<SqlClient, Uni<Boolean>>> ignored(Notice.Ignored ignored) {
+            return Optional.empty();
+        }
     }
 
     /** The callback log a kind names, else "not found" for every operation on it. */

@@ -59,6 +59,7 @@ public class DeadLetterActions {
         return tables.all().stream().map(LeasedTable::label).toList();
     }
 
+    @OperatorAction.Performs(OperatorAction.DEAD_LETTER_LIST)
     public Uni<ActionResult<List<DeadLetters.DeadLetter>>> list(String table, int limit) {
         Optional<String> badLimit = Limits.check(limit);
         if (badLimit.isPresent()) {
@@ -68,6 +69,7 @@ public class DeadLetterActions {
                 .map(dead -> ActionResult.done(dead, dead.size() + " dead")));
     }
 
+    @OperatorAction.Performs(OperatorAction.REQUEUE)
     public Uni<ActionResult<Queued>> requeue(String table, long id, String actor) {
         return ofTable(table, leased -> {
             String target = leased.table() + "#" + id;
@@ -89,6 +91,7 @@ public class DeadLetterActions {
      * Closes a dead letter with a note, audited: the row is done and never tried again, and the dead-letter count (and
      * its alert) drops. What was found and done by hand goes in the note.
      */
+    @OperatorAction.Performs(OperatorAction.DEAD_LETTER_RESOLVE)
     public Uni<ActionResult<Resolved>> resolve(String table, long id, String note, String actor) {
         if (note == null || note.isBlank()) {
             return Uni.createFrom().item(ActionResult.refused("a resolution needs a note: what was found and done"));

@@ -47,20 +47,24 @@ public class DestinationActions {
     }
 
     /** Every configured destination. */
+    @OperatorAction.Performs(OperatorAction.DESTINATION_LIST)
     public Uni<ActionResult<List<DestinationView>>> list() {
         return operations.list().map(views -> ActionResult.done(views, views.size() + " destinations"));
     }
 
+    @OperatorAction.Performs(OperatorAction.DESTINATION_INSPECT)
     public Uni<ActionResult<DestinationView>> get(String name) {
         return operations.get(name).map(view -> view.isPresent() ? ActionResult.done(view.get(), name)
                 : ActionResult.notFound(unknown(name)));
     }
 
+    @OperatorAction.Performs(OperatorAction.DESTINATION_DISABLE)
     public Uni<ActionResult<DestinationView>> disable(String name, String actor) {
         return operations.disable(name, audited(actor))
                 .map(change -> changed(change, "disabled", actor, AuditAction.DESTINATION_DISABLE));
     }
 
+    @OperatorAction.Performs(OperatorAction.DESTINATION_ENABLE)
     public Uni<ActionResult<DestinationView>> enable(String name, String actor) {
         return operations.enable(name, audited(actor))
                 .map(change -> changed(change, "enabled", actor, AuditAction.DESTINATION_ENABLE));
@@ -81,6 +85,7 @@ public class DestinationActions {
     }
 
     /** Sends the oldest waiting event of an open or disabled destination now. */
+    @OperatorAction.Performs(OperatorAction.DESTINATION_PROBE)
     public Uni<ActionResult<Probed>> probe(String name, String actor) {
         return operations.probeNow(name, audited(actor)).map(probe -> {
             if (probe instanceof DestinationResults.Probe.Delivered delivered) {
@@ -113,6 +118,7 @@ public class DestinationActions {
      * The dry run of a replay since {@code since} (the database's clock, ISO like 2026-01-31T23:00). With the
      * {@code upToId} of an earlier dry run it counts that dry run's events again, as the replay would.
      */
+    @OperatorAction.Performs(OperatorAction.DESTINATION_REPLAY_DRY_RUN)
     public Uni<ActionResult<DestinationResults.ReplayPlan>> previewReplay(String name, String since, Long upToId) {
         LocalDateTime from;
         try {
@@ -135,6 +141,7 @@ public class DestinationActions {
     }
 
     /** Carries out the dry run that answered {@code upToId} for the same destination and time. */
+    @OperatorAction.Performs(OperatorAction.DESTINATION_REPLAY_APPLY)
     public Uni<ActionResult<Replayed>> replay(String name, String since, long upToId, String actor) {
         LocalDateTime from;
         try {

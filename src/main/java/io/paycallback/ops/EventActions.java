@@ -1,6 +1,5 @@
 package io.paycallback.ops;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.delivery.DeliveryAttempts;
 import io.paycallback.delivery.RecordedAttempt;
 import io.paycallback.lease.RowStatus;
@@ -35,10 +34,10 @@ public class EventActions {
         this.pool = pool;
     }
 
+    @OperatorAction.Performs(OperatorAction.EVENT_LIST)
     public Uni<ActionResult<List<OutboxEvent>>> list(Criteria criteria, int limit) {
         if (criteria.outTradeNo() != null) {
-            String merchantId = criteria.merchantId() == null ? PayCallbackConfig.DEFAULT_MERCHANT : criteria.merchantId();
-            return outbox.listForOrder(pool, merchantId, criteria.outTradeNo())
+            return outbox.listForOrder(pool, OperatorDefaults.merchant(criteria.merchantId()), criteria.outTradeNo())
                     .map(events -> ActionResult.done(events, events.size() + " events"));
         }
         Optional<RowStatus> status = RowStatus.named(criteria.status() == null ? RowStatus.DEAD.label() : criteria.status());
@@ -52,10 +51,17 @@ public class EventActions {
                 .map(events -> ActionResult.done(events, events.size() + " events"));
     }
 
-    /** Every HTTP try of one event, oldest first. */
+    /**
+     * Every HTTP try of one event, oldest first: from the hot tables, else from the archives, where housekeeping moves
+     * an event with its tries, as an order's timeline shows them.
+     */
+    @OperatorAction.Performs(OperatorAction.EVENT_ATTEMPTS)
     public Uni<ActionResult<List<RecordedAttempt>>> attempts(long eventId) {
-        return attempts.list(eventId).map(found -> found
-                .map(list -> ActionResult.done(list, list.size() + " tries"))
-                .orElseGet(() -> ActionResult.notFound("no outbox event " + eventId)));
+        return attempts.list(eventId).flatMap(hot -> hot.isPresent()
+                        ? Uni.createFrom().item(hot)
+                        : attempts.listArchived(eventId))
+                .map(found -> found
+                        .map(list -> ActionResult.done(list, list.size() + " tries"))
+                        .orElseGet(() -> ActionResult.notFound("no outbox event " + eventId)));
     }
 }

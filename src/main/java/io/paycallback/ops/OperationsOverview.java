@@ -38,6 +38,7 @@ public class OperationsOverview {
         this.recent = recent;
     }
 
+    @OperatorAction.Performs(OperatorAction.OVERVIEW)
     public Uni<ActionResult<Overview>> read() {
         return Uni.combine().all().unis(statusCounts.count(), backlog.count()).with((counts, gauges) -> {
             List<Table> rows = new ArrayList<>();

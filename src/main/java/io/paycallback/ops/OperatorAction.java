@@ -6,9 +6,10 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Everything an operator can see and do. Each is written once, in this package, and offered by both the admin API and
- * the console: their endpoints name the action they render with {@link Offers}, and a test holds both lists equal to
- * this one.
+ * Everything an operator can see and do. Each is written once, in this package, as the one method marked
+ * {@link Performs} with it, where its defaults are too; the admin API and the console both offer it, their endpoints
+ * naming with {@link Offers} the actions they render. A test holds both lists equal to this one, and every endpoint to
+ * calling the method of each action it names, so the two edges cannot drift apart on what an action does.
  */
 public enum OperatorAction {
     OVERVIEW,
@@ -19,12 +20,14 @@ public enum OperatorAction {
     DEAD_LETTER_LIST,
     DEAD_LETTER_RESOLVE,
     BULK_REQUEUE_DRY_RUN,
+    BULK_REQUEUE_RECOUNT,
     BULK_REQUEUE_APPLY,
     QUARANTINE_LIST,
     QUARANTINE_REPLAY,
     EVENT_LIST,
     EVENT_ATTEMPTS,
     DESTINATION_LIST,
+    DESTINATION_INSPECT,
     DESTINATION_DISABLE,
     DESTINATION_ENABLE,
     DESTINATION_PROBE,
@@ -47,10 +50,17 @@ public enum OperatorAction {
     REGISTRY_RETIRE_KEY,
     REGISTRY_REWRAP;
 
-    /** On an endpoint of the admin API or the console: the actions it renders. */
+    /** On an endpoint of the admin API or the console: the actions it renders (none: a form, which performs nothing). */
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.METHOD)
     public @interface Offers {
         OperatorAction[] value();
+    }
+
+    /** On the one method of this package that is the action: both edges call it, and nothing else, to perform it. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.METHOD)
+    public @interface Performs {
+        OperatorAction value();
     }
 }

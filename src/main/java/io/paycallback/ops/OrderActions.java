@@ -1,7 +1,6 @@
 package io.paycallback.ops;
 
 import io.paycallback.closing.OrderClosing;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
@@ -69,9 +68,10 @@ public class OrderActions {
     }
 
     /** Finds the order(s) a number of the given kind leads to, and reads the story of the one it names. */
+    @OperatorAction.Performs(OperatorAction.ORDER_TIMELINE)
     public Uni<ActionResult<Found>> find(String by, String merchantId, String number) {
         Optional<OrderTimeline.SearchBy> searchBy = OrderTimeline.SearchBy.named(by == null ? "order" : by);
-        String merchant = merchantId == null || merchantId.isBlank() ? PayCallbackConfig.DEFAULT_MERCHANT : merchantId.strip();
+        String merchant = OperatorDefaults.merchant(merchantId);
         if (searchBy.isEmpty() || number == null || number.isBlank()) {
             return Uni.createFrom().item(ActionResult.refused("by is order|trade|refund, and a number is needed"));
         }
@@ -85,9 +85,9 @@ public class OrderActions {
      * Closes a PENDING order, at its providers first so the buyer's payment page stops taking money. Blocking: the
      * first try at the providers is made while the caller waits (worker threads only).
      */
+    @OperatorAction.Performs(OperatorAction.ORDER_CLOSE)
     public ActionResult<Closed> close(String merchantId, String outTradeNo, String actor) {
-        String merchant = merchantId == null || merchantId.isBlank() ? PayCallbackConfig.DEFAULT_MERCHANT : merchantId;
-        OrderClosing.Closed closed = closing.close(merchant, outTradeNo, actor);
+        OrderClosing.Closed closed = closing.close(OperatorDefaults.merchant(merchantId), outTradeNo, actor);
         return switch (closed.result()) {
             case CLOSED -> ActionResult.done(new Closed(outTradeNo, OrderStatus.CLOSED.name(), CLOSED_AT_PROVIDERS),
                     "closed at the providers");

@@ -167,7 +167,7 @@ public class OrderTimeline {
         }
         return Multi.createFrom().iterable(events)
                 .onItem().transformToUniAndConcatenate(event -> attempts.listArchived(event.id())
-                        .map(found -> new Event(event, found, true)))
+                        .map(found -> new Event(event, found.orElse(List.of()), true)))
                 .collect().asList();
     }
 

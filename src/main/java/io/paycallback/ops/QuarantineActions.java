@@ -4,7 +4,6 @@ import io.paycallback.channel.Channels;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
 import io.paycallback.inbox.CallbackInbox;
-import io.paycallback.inbox.Origin;
 import io.paycallback.inbox.Quarantine;
 import io.paycallback.inbox.QuarantinedCallback;
 import io.paycallback.inbox.Reservation;
@@ -44,6 +43,7 @@ public class QuarantineActions {
     }
 
     /** Newest first, without bodies. */
+    @OperatorAction.Performs(OperatorAction.QUARANTINE_LIST)
     public Uni<ActionResult<List<QuarantinedCallback>>> list(int limit) {
         Optional<String> badLimit = Limits.check(limit);
         if (badLimit.isPresent()) {
@@ -52,6 +52,7 @@ public class QuarantineActions {
         return quarantine.list(limit).map(rows -> ActionResult.done(rows, rows.size() + " quarantined"));
     }
 
+    @OperatorAction.Performs(OperatorAction.QUARANTINE_REPLAY)
     public Uni<ActionResult<QuarantineReplayed>> replay(long id, String actor) {
         return quarantine.find(id).flatMap(found -> found.isEmpty()
                 ? Uni.createFrom().item(ActionResult.notFound("no quarantined callback " + id))
@@ -65,25 +66,12 @@ public class QuarantineActions {
         }
         Notice notice = accepted.notice();
         long id = held.id();
-        Uni<QuarantineReplayed> stored;
+        Optional<String> ignored = notice.ignoredBecause();
         // No trace caused the replay: the stored callback's transition starts one of its own.
-        if (notice instanceof Notice.Payment payment) {
-            stored = inbox.reserve(payment, held.body(), Pickup.SCANNER, Origin.CALLBACK, Optional.empty())
-                    .map(reservation -> stored(id, reservation));
-        } else if (notice instanceof Notice.Refund refund) {
-            stored = inbox.reserve(refund, held.body(), Pickup.SCANNER, Origin.CALLBACK, Optional.empty())
-                    .map(reservation -> stored(id, reservation));
-        } else if (notice instanceof Notice.RefundPending pending) {
-            stored = inbox.reserve(pending, held.body(), Pickup.SCANNER, Optional.empty())
-                    .map(reservation -> stored(id, reservation));
-        } else if (notice instanceof Notice.Combined combined && !combined.payments().isEmpty()) {
-            stored = inbox.reserve(combined.payments(), held.body(), Pickup.SCANNER, Origin.CALLBACK, Optional.empty())
-                    .map(reservations -> storedAll(id, reservations));
-        } else if (notice instanceof Notice.Combined) {
-            stored = Uni.createFrom().item(new QuarantineReplayed(id, "ignored", "no sub-order is paid"));
-        } else {
-            stored = Uni.createFrom().item(new QuarantineReplayed(id, "ignored", ((Notice.Ignored) notice).reason()));
-        }
+        Uni<QuarantineReplayed> stored = ignored.isPresent()
+                ? Uni.createFrom().item(new QuarantineReplayed(id, "ignored", ignored.get()))
+                : inbox.store(notice, held.body(), Pickup.SCANNER, Optional.empty())
+                        .map(reservations -> stored(id, reservations));
         String target = "quarantine#" + id;
         return stored.flatMap(replayed -> pool.withTransaction(tx -> quarantine.release(tx, id)
                         .flatMap(released -> released
@@ -99,14 +87,14 @@ public class QuarantineActions {
                 }));
     }
 
-    private static QuarantineReplayed storedAll(long id, List<Reservation> reservations) {
+    /** A combine notice stores one row per paid sub-order, any of which a later push may have stored already. */
+    private static QuarantineReplayed stored(long id, List<Reservation> reservations) {
         long reserved = reservations.stream().filter(Reservation.Reserved.class::isInstance).count();
-        return new QuarantineReplayed(id, "stored", reservations.size() + " sub-orders stored, " + reserved
-                + " now; the scanner processes them");
-    }
-
-    private static QuarantineReplayed stored(long id, Reservation reservation) {
-        return new QuarantineReplayed(id, "stored", reservation instanceof Reservation.Reserved
+        if (reservations.size() > 1) {
+            return new QuarantineReplayed(id, "stored", reservations.size() + " sub-orders stored, " + reserved
+                    + " now; the scanner processes them");
+        }
+        return new QuarantineReplayed(id, "stored", reserved == 1
                 ? "stored; the scanner processes it" : "stored already by a later push");
     }
 }

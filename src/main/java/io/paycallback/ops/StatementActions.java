@@ -1,6 +1,5 @@
 package io.paycallback.ops;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.statement.Discrepancies;
 import io.paycallback.statement.DiscrepancyKind;
@@ -12,6 +11,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -41,30 +41,40 @@ public class StatementActions {
     private final StatementRuns runs;
     private final ProviderClients providers;
     private final AuditLog audit;
+    private final Clock clock;
 
     public StatementActions(Pool pool, Discrepancies discrepancies, StatementRuns runs, ProviderClients providers,
-                            AuditLog audit) {
+                            AuditLog audit, Clock clock) {
         this.pool = pool;
         this.discrepancies = discrepancies;
         this.runs = runs;
         this.providers = providers;
         this.audit = audit;
+        this.clock = clock;
     }
 
-    /** The runs of the days from {@code from} to {@code to} (dates as yyyy-MM-dd), newest date first. */
-    public Uni<ActionResult<List<StatementRuns.Run>>> runs(LocalDate from, LocalDate to, String channel,
-                                                          String merchantId, int limit) {
+    /**
+     * The runs of the days from {@code from} to {@code to} (dates as yyyy-MM-dd), newest date first. Without
+     * {@code to}, up to today; without {@code from}, {@link OperatorDefaults#STATEMENT_WINDOW} before {@code to}.
+     */
+    @OperatorAction.Performs(OperatorAction.STATEMENT_RUNS)
+    public Uni<ActionResult<List<StatementRuns.Run>>> runs(String from, String to, String channel, String merchantId,
+                                                          int limit) {
+        Optional<LocalDate> last = to == null ? Optional.of(LocalDate.now(clock)) : date(to);
+        Optional<LocalDate> first = from == null ? last.map(day -> day.minus(OperatorDefaults.STATEMENT_WINDOW)) : date(from);
         Optional<ChannelId> provider = channel == null ? Optional.empty() : ChannelId.fromPath(channel);
-        if (from.isAfter(to) || from.plusDays(MAX_DAYS).isBefore(to) || (channel != null && provider.isEmpty())
+        if (first.isEmpty() || last.isEmpty() || first.get().isAfter(last.get())
+                || first.get().plusDays(MAX_DAYS).isBefore(last.get()) || (channel != null && provider.isEmpty())
                 || Limits.check(limit).isPresent()) {
             return refused("from/to are yyyy-MM-dd at most " + MAX_DAYS + " days apart, channel is wxpay|alipay|stripe,"
                     + " limit is 1.." + Limits.MAX);
         }
-        return runs.list(from, to, provider.orElse(null), merchantId, limit)
+        return runs.list(first.get(), last.get(), provider.orElse(null), merchantId, limit)
                 .map(list -> ActionResult.done(list, list.size() + " runs"));
     }
 
     /** Newest first; {@code beforeId} pages back. */
+    @OperatorAction.Performs(OperatorAction.STATEMENT_DISCREPANCIES)
     public Uni<ActionResult<List<Discrepancies.Discrepancy>>> discrepancies(DiscrepancyCriteria criteria, long beforeId,
                                                                             int limit) {
         Optional<DiscrepancyKind> kind = named(criteria.kind(), DiscrepancyKind.class);
@@ -83,6 +93,7 @@ public class StatementActions {
                 .map(list -> ActionResult.done(list, list.size() + " discrepancies"));
     }
 
+    @OperatorAction.Performs(OperatorAction.STATEMENT_RESOLVE)
     public Uni<ActionResult<Discrepancies.Discrepancy>> resolve(long id, String note, String actor) {
         if (note == null || note.isBlank()) {
             return refused("a resolution needs a note: what was found and done");
@@ -104,10 +115,11 @@ public class StatementActions {
     }
 
     /** Enrols the date's run, or requeues it: the bill is fetched and compared again. Needs the merchant's API keys. */
+    @OperatorAction.Performs(OperatorAction.STATEMENT_RERUN)
     public Uni<ActionResult<Rerun>> rerun(String merchantId, String channel, String billDate, String actor) {
         Optional<ChannelId> provider = channel == null ? Optional.empty() : ChannelId.fromPath(channel);
         Optional<LocalDate> day = billDate == null ? Optional.empty() : date(billDate);
-        String merchant = merchantId == null || merchantId.isBlank() ? PayCallbackConfig.DEFAULT_MERCHANT : merchantId.strip();
+        String merchant = OperatorDefaults.merchant(merchantId);
         if (provider.isEmpty() || day.isEmpty()) {
             return refused("channel is wxpay|alipay|stripe and billDate is yyyy-MM-dd");
         }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -72,7 +73,7 @@ class ArchivedTimelineTest {
         String cookie = ConsoleTest.login(Api.ALICE_TOKEN).cookie(ConsoleSessions.COOKIE);
         String page = search(cookie, "order", outTradeNo);
         assertThat(fragment(page, "cb-payment-" + archivedPayment, "</tr>")).contains(BADGE).contains(archivedTrade)
-                .contains("/admin/console/archive/callbacks/payment/" + archivedPayment + "/body")
+                .contains("/admin/console/callbacks/payment/" + archivedPayment + "/body")
                 .as("nothing acts on an archived row").doesNotContain("/replay").doesNotContain("/requeue");
         assertThat(fragment(page, "cb-refund-" + archivedRefundCallback, "</tr>")).contains(BADGE).contains(archivedRefund);
         assertThat(fragment(page, "cb-payment-" + livePayment, "</tr>")).doesNotContain(BADGE).contains("/replay");
@@ -92,13 +93,18 @@ class ArchivedTimelineTest {
         }
 
         String body = given().cookie(ConsoleSessions.COOKIE, cookie)
-                .get("/admin/console/archive/callbacks/payment/" + archivedPayment + "/body")
+                .get("/admin/console/callbacks/payment/" + archivedPayment + "/body")
                 .then().statusCode(200).extract().asString();
-        assertThat(body).contains("not kept").doesNotContain("paid");
-        given().cookie(ConsoleSessions.COOKIE, cookie).get("/admin/console/callbacks/payment/" + archivedPayment + "/body")
+        assertThat(body).as("read from the archive, as the API reads it").contains("not kept").doesNotContain("paid");
+        Api.authorized().get("/admin/callbacks/payment/" + archivedPayment + "?body=true").then().statusCode(200)
+                .body("channelTradeNo", equalTo(archivedTrade))
+                .body("rawBody", equalTo(""));
+        given().cookie(ConsoleSessions.COOKIE, cookie).get("/admin/console/callbacks/payment/999999999/body")
                 .then().statusCode(404);
-        given().cookie(ConsoleSessions.COOKIE, cookie).get("/admin/console/archive/callbacks/payment/" + livePayment + "/body")
-                .then().statusCode(404);
+        String tries = given().cookie(ConsoleSessions.COOKIE, cookie).get("/admin/console/outbox/" + archivedEvent + "/attempts")
+                .then().statusCode(200).extract().asString();
+        assertThat(tries).as("an archived event's tries, as the API answers them").contains("busy-4711")
+                .contains("accepted-42");
     }
 
     private static String search(String cookie, String by, String number) {
