@@ -107,7 +107,7 @@ public class RegistryResource {
 
     @GET
     @Path("{kind: merchants|platforms}/{id}")
-    @Offers(OperatorAction.REGISTRY_LIST)
+    @Offers(OperatorAction.REGISTRY_INSPECT)
     @APIResponse(responseCode = "200", description = "the merchant or platform, secrets by fingerprint",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OwnerView.class)))
     @APIResponse(responseCode = "404", description = "no such merchant or platform")
@@ -117,7 +117,7 @@ public class RegistryResource {
 
     @GET
     @Path("{kind: merchants|platforms}/{id}/changes")
-    @Offers(OperatorAction.REGISTRY_LIST)
+    @Offers(OperatorAction.REGISTRY_CHANGES)
     @APIResponse(responseCode = "200", description = "its changes, newest first: who, what, before and after",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(type = SchemaType.ARRAY, implementation = RegistryStore.Change.class)))
@@ -134,7 +134,7 @@ public class RegistryResource {
                     schema = @Schema(implementation = RegistryActions.Changed.class)))
     @APIResponse(responseCode = "409", description = "enabled already")
     public Uni<Response> enable(@PathParam("kind") String kind, @PathParam("id") String id, @Context SecurityContext caller) {
-        return actions.enable(kind(kind), id, true, AdminResource.actor(caller)).map(Answers::ok);
+        return actions.enable(kind(kind), id, AdminResource.actor(caller)).map(Answers::ok);
     }
 
     @POST
@@ -146,7 +146,7 @@ public class RegistryResource {
                     schema = @Schema(implementation = RegistryActions.Changed.class)))
     @APIResponse(responseCode = "409", description = "disabled already")
     public Uni<Response> disable(@PathParam("kind") String kind, @PathParam("id") String id, @Context SecurityContext caller) {
-        return actions.enable(kind(kind), id, false, AdminResource.actor(caller)).map(Answers::ok);
+        return actions.disable(kind(kind), id, AdminResource.actor(caller)).map(Answers::ok);
     }
 
     @PUT

@@ -69,6 +69,7 @@ public class RegistryActions {
     }
 
     /** Every merchant and platform this instance serves, properties' and the database's, by id. */
+    @OperatorAction.Performs(OperatorAction.REGISTRY_LIST)
     public Uni<ActionResult<List<OwnerView>>> list(Optional<OwnerKind> kind) {
         RegistryContent content = registry.snapshot().all();
         Instant now = registry.now();
@@ -84,6 +85,7 @@ public class RegistryActions {
                 + registry.snapshot().version() + ")"));
     }
 
+    @OperatorAction.Performs(OperatorAction.REGISTRY_INSPECT)
     public Uni<ActionResult<OwnerView>> get(OwnerKind kind, String id) {
         RegistryContent content = registry.snapshot().all();
         Optional<OwnerView> view = kind == OwnerKind.MERCHANT
@@ -94,6 +96,7 @@ public class RegistryActions {
     }
 
     /** The owner's changes, newest first; before and after name secrets by fingerprint only. */
+    @OperatorAction.Performs(OperatorAction.REGISTRY_CHANGES)
     public Uni<ActionResult<List<RegistryStore.Change>>> changes(String id, int limit) {
         Optional<String> badLimit = Limits.check(limit);
         if (badLimit.isPresent()) {
@@ -102,25 +105,36 @@ public class RegistryActions {
         return registry.changes(id, limit).map(changes -> ActionResult.done(changes, changes.size() + " changes"));
     }
 
+    @OperatorAction.Performs(OperatorAction.REGISTRY_CREATE)
     public Uni<ActionResult<Changed>> create(OwnerKind kind, String id, String actor) {
         return change(Edits.create(kind, id), kind.label() + ":" + id, actor);
     }
 
-    public Uni<ActionResult<Changed>> enable(OwnerKind kind, String id, boolean enabled, String actor) {
-        return change(Edits.enable(kind, id, enabled), kind.label() + ":" + id, actor);
+    @OperatorAction.Performs(OperatorAction.REGISTRY_ENABLE)
+    public Uni<ActionResult<Changed>> enable(OwnerKind kind, String id, String actor) {
+        return change(Edits.enable(kind, id, true), kind.label() + ":" + id, actor);
     }
 
+    /** No longer served: its notices answered with the provider's failure, or held when a platform's name it. */
+    @OperatorAction.Performs(OperatorAction.REGISTRY_DISABLE)
+    public Uni<ActionResult<Changed>> disable(OwnerKind kind, String id, String actor) {
+        return change(Edits.enable(kind, id, false), kind.label() + ":" + id, actor);
+    }
+
+    @OperatorAction.Performs(OperatorAction.REGISTRY_PUT_ACCOUNT)
     public Uni<ActionResult<Changed>> putAccount(OwnerKind kind, String id, String provider, AccountRequest request,
                                                  String actor) {
         return withProvider(provider, channel -> change(Edits.putAccount(kind, id, channel, request),
                 kind.label() + ":" + id + "/" + channel.path(), actor));
     }
 
+    @OperatorAction.Performs(OperatorAction.REGISTRY_REMOVE_ACCOUNT)
     public Uni<ActionResult<Changed>> removeAccount(OwnerKind kind, String id, String provider, String actor) {
         return withProvider(provider, channel -> change(Edits.removeAccount(kind, id, channel),
                 kind.label() + ":" + id + "/" + channel.path(), actor));
     }
 
+    @OperatorAction.Performs(OperatorAction.REGISTRY_ADD_KEY)
     public Uni<ActionResult<Changed>> addKey(OwnerKind kind, String id, String provider, String serial, String value,
                                              String actor) {
         return withProvider(provider, channel -> change(Edits.addKey(kind, id, channel, serial, value),
@@ -128,6 +142,7 @@ public class RegistryActions {
     }
 
     /** @param at ISO-8601 instant ({@code 2026-12-31T00:00:00Z}); now when absent */
+    @OperatorAction.Performs(OperatorAction.REGISTRY_RETIRE_KEY)
     public Uni<ActionResult<Changed>> retireKey(OwnerKind kind, String id, String provider, String serial, String at,
                                                 String actor) {
         Instant when;
@@ -140,6 +155,7 @@ public class RegistryActions {
                 kind.label() + ":" + id + "/" + channel.path(), actor));
     }
 
+    @OperatorAction.Performs(OperatorAction.REGISTRY_REWRAP)
     public Uni<ActionResult<Rewrapped>> rewrap(String actor) {
         Optional<String> active = registry.keyEncryptionKeys().active().map(key -> key.id());
         if (active.isEmpty()) {
