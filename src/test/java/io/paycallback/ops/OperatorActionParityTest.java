@@ -11,8 +11,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import io.paycallback.console.ConsoleLogin;
 import io.paycallback.ops.OperatorAction.Offers;
 import io.paycallback.ops.OperatorAction.Performs;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -178,6 +180,6 @@ class OperatorActionParityTest {
 
     private static List<JavaMethod> endpoints(JavaClass resource) {
         return resource.getMethods().stream()
-                .filter(method -> method.isAnnotatedWith(GET.class) || method.isAnnotatedWith(POST.class)).toList();
+                .filter(method -> Stream.of(GET.class, POST.class, PUT.class, DELETE.class).anyMatch(method::isAnnotatedWith)).toList();
     }
 }

@@ -126,6 +126,34 @@ class RegistryApiTest extends AgainstFakeProviders {
     }
 
     @Test
+    void aSubMerchantAddedAfterItsFirstPaymentArrivedHealsWhatWasHeld() {
+        String platform = id("mkt");
+        String merchant = id("late");
+        String account = account();
+        post("/admin/registry/platforms", Map.of("id", platform)).then().statusCode(201);
+        put("/admin/registry/platforms/" + platform + "/accounts/stripe", Map.of("webhookSecrets", List.of(OLD_SECRET)))
+                .then().statusCode(200);
+        String outTradeNo = Ids.unique("RH");
+        SignedCallback early = payment(account, outTradeNo, OLD_SECRET);
+
+        // The platform has no sub-merchant yet: held, answered so that Stripe retries, nothing filed under the platform.
+        Send.post("/pay/callback/stripe/" + platform, early).then().statusCode(400);
+        assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE merchant_id = ?", platform)).isZero();
+
+        post("/admin/registry/merchants", Map.of("id", merchant)).then().statusCode(201);
+        Api.createOrder(merchant, outTradeNo, "19.99", "USD").then().statusCode(201);
+        put("/admin/registry/merchants/" + merchant + "/accounts/stripe",
+                Map.of("mode", "sub-merchant", "platform", platform, "subId", account)).then().statusCode(200)
+                .body("healed", equalTo(1));
+        scanner.drain(CallbackLog.PAYMENT.leased());
+
+        await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(merchant, outTradeNo)));
+        // Stripe's own retry of the same event is now a duplicate, answered success.
+        Send.post("/pay/callback/stripe/" + platform, early).then().statusCode(200);
+        assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE out_trade_no = ?", outTradeNo)).isEqualTo(1);
+    }
+
+    @Test
     void secretsAreShownByFingerprintOnlyAndEveryChangeIsRecorded() {
         String[] made = platformWithSubMerchant();
         String platform = Api.as(Api.ALICE_TOKEN).get("/admin/registry/platforms/" + made[0]).then().statusCode(200)
