@@ -7,8 +7,10 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.paycallback.console.ConsoleLogin;
 import io.paycallback.ops.OperatorAction.Offers;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -83,6 +85,7 @@ class OperatorActionParityTest {
 
     private static List<JavaMethod> endpoints(JavaClass resource) {
         return resource.getMethods().stream()
-                .filter(method -> method.isAnnotatedWith(GET.class) || method.isAnnotatedWith(POST.class)).toList();
+                .filter(method -> method.isAnnotatedWith(GET.class) || method.isAnnotatedWith(POST.class)
+                        || method.isAnnotatedWith(PUT.class) || method.isAnnotatedWith(DELETE.class)).toList();
     }
 }
