@@ -17,6 +17,10 @@ import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Refunds;
 import io.paycallback.outbox.OutboxEvent;
+import io.paycallback.registry.OwnerKind;
+import io.paycallback.registry.OwnerView;
+import io.paycallback.registry.RegistryStore;
+import io.paycallback.registry.Source;
 import io.paycallback.statement.Discrepancies;
 import io.paycallback.statement.DiscrepancyKind;
 import io.paycallback.statement.DiscrepancyState;
@@ -31,6 +35,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * What the console's templates show, as text already formatted: the one place where rows become the console's lines,
@@ -283,6 +290,89 @@ public final class ConsoleViews {
                 return "—";
             }
             return (amount == null ? "?" : amount.toPlainString()) + " " + text(currency) + " " + text(state);
+        }
+    }
+
+    /**
+     * A merchant or platform on the Merchants pages; {@code editable} unless properties declare it, {@code path} is
+     * its segment of the console's URLs ({@code merchant/shop-42}).
+     */
+    public record OwnerLine(String id, String kind, String path, boolean enabled, String source, boolean editable,
+                            List<AccountLine> accounts) {
+
+        static OwnerLine of(OwnerView owner) {
+            return new OwnerLine(owner.id(), owner.kind().label(), owner.kind().label() + "/" + ConsoleFormat.url(owner.id()),
+                    owner.enabled(), owner.source().label(), owner.source() == Source.DATABASE,
+                    owner.accounts().stream().map(AccountLine::of).toList());
+        }
+    }
+
+    /**
+     * One provider account: its public values as {@code name=value} text, its keys by fingerprint; {@code rotating}
+     * when it holds keys that are added and retired one by one (WeChat Pay's public keys, Stripe's webhook secrets).
+     */
+    public record AccountLine(String provider, String mode, String platform, String subId, String settings,
+                              List<KeyLine> keys, boolean rotating) {
+
+        static AccountLine of(OwnerView.AccountView account) {
+            boolean keyed = !"sub-merchant".equals(account.mode());
+            return new AccountLine(account.provider(), account.mode(), text(account.platform()), text(account.subId()),
+                    account.settings().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                            .collect(Collectors.joining(", ")),
+                    account.keys().stream().map(KeyLine::of).toList(),
+                    keyed && !ChannelId.ALIPAY.path().equals(account.provider()));
+        }
+    }
+
+    /** A key by fingerprint; {@code retirable} while a rotating key (one with a serial) is live. */
+    public record KeyLine(String name, String serial, String fingerprint, String retireAt, boolean live,
+                          boolean retirable) {
+
+        static KeyLine of(OwnerView.KeyView key) {
+            return new KeyLine(key.name(), text(key.serial()), key.fingerprint(),
+                    key.retireAt() == null ? "" : key.retireAt().toString(), key.live(), key.serial() != null && key.live());
+        }
+    }
+
+    /**
+     * What the account forms of one provider show before anything is typed: the account's public values, never a
+     * secret. {@code keyed} when the saved account holds this provider's keys (a merchant's direct account or a
+     * platform's), {@code sub} when it is a sub-merchant's: then its secrets left empty are kept.
+     */
+    public record AccountForm(String provider, boolean saved, boolean keyed, boolean sub, String platform, String subId,
+                              String mchid, String merchantSerial, String appId) {
+
+        static List<AccountForm> of(OwnerView owner) {
+            Map<String, OwnerView.AccountView> saved = owner.accounts().stream()
+                    .collect(Collectors.toMap(OwnerView.AccountView::provider, account -> account));
+            return Arrays.stream(ChannelId.values()).map(ChannelId::path).map(provider -> {
+                Optional<OwnerView.AccountView> account = Optional.ofNullable(saved.get(provider));
+                Map<String, String> settings = account.map(OwnerView.AccountView::settings).orElse(Map.of());
+                boolean sub = account.map(a -> "sub-merchant".equals(a.mode())).orElse(false);
+                return new AccountForm(provider, account.isPresent(), account.isPresent() && !sub, sub,
+                        account.map(a -> text(a.platform())).orElse(""), account.map(a -> text(a.subId())).orElse(""),
+                        settings.getOrDefault("mchid", ""), settings.getOrDefault("merchantSerial", ""),
+                        settings.getOrDefault("appId", ""));
+            }).toList();
+        }
+    }
+
+    /** One merchant's or platform's page: itself, its account forms, and its changes newest first. */
+    public record OwnerPage(OwnerLine owner, boolean merchant, List<AccountForm> forms, List<ChangeLine> changes) {
+
+        static OwnerPage of(OwnerView owner, List<RegistryStore.Change> changes) {
+            return new OwnerPage(OwnerLine.of(owner), owner.kind() == OwnerKind.MERCHANT, AccountForm.of(owner),
+                    changes.stream().map(ChangeLine::of).toList());
+        }
+    }
+
+    /** A registry change: who, what, and the account before and after, secrets by fingerprint. */
+    public record ChangeLine(long id, String at, String actor, String action, String provider, String before,
+                             String after) {
+
+        static ChangeLine of(RegistryStore.Change change) {
+            return new ChangeLine(change.id(), time(change.at()), change.actor(), change.action(), text(change.provider()),
+                    text(change.before()), text(change.after()));
         }
     }
 

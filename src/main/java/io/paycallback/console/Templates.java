@@ -42,6 +42,10 @@ public class Templates {
 
     public static native TemplateInstance destinations(ConsoleViews.Page page, List<ConsoleViews.DestinationLine> rows);
 
+    public static native TemplateInstance merchants(ConsoleViews.Page page, List<ConsoleViews.OwnerLine> owners);
+
+    public static native TemplateInstance merchant(ConsoleViews.Page page, ConsoleViews.OwnerPage view);
+
     public static native TemplateInstance replayPlan(ConsoleViews.ReplayPlan plan);
 
     public static native TemplateInstance done(ConsoleViews.Done done);
