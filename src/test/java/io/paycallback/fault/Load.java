@@ -140,21 +140,9 @@ final class Load {
     }
 
     private void post(ServiceInstance instance, Notice payment) {
-        SignedCallback callback = payment.callback();
-        HttpRequest.Builder request = HttpRequest.newBuilder(instance.base().resolve(payment.path()))
-                .timeout(Duration.ofSeconds(10))
-                .header("Content-Type", callback.contentType())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(callback.body()));
-        callback.headers().forEach(request::header);
         int status;
         try {
-            status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (ConnectException e) {
-            status = REFUSED;
-        } catch (HttpTimeoutException e) {
-            status = UNANSWERED;
-        } catch (IOException e) {
-            status = e.getCause() instanceof ConnectException ? REFUSED : UNANSWERED;
+            status = post(http, instance, payment.path(), payment.callback());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
@@ -162,6 +150,24 @@ final class Load {
         answers.computeIfAbsent(status, s -> new AtomicInteger()).incrementAndGet();
         if (status == 200) {
             acknowledged.add(payment.key());
+        }
+    }
+
+    /** One copy of {@code callback} posted to {@code path}: the answer's status, {@link #REFUSED} or {@link #UNANSWERED}. */
+    static int post(HttpClient http, ServiceInstance instance, String path, SignedCallback callback) throws InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(instance.base().resolve(path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", callback.contentType())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(callback.body()));
+        callback.headers().forEach(request::header);
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (ConnectException e) {
+            return REFUSED;
+        } catch (HttpTimeoutException e) {
+            return UNANSWERED;
+        } catch (IOException e) {
+            return e.getCause() instanceof ConnectException ? REFUSED : UNANSWERED;
         }
     }
 

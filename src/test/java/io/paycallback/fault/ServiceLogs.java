@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** What the fault tiers read in an instance's console log. */
 final class ServiceLogs {
 
@@ -12,6 +14,16 @@ final class ServiceLogs {
     private static final Pattern LOG_LINE = Pattern.compile("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} ");
 
     private ServiceLogs() {
+    }
+
+    /**
+     * What an instance logged during one scenario holds no uncaught exception, no stack trace under a line none of
+     * {@code allowedTraces} names, and none of {@code secrets}.
+     */
+    static void assertClean(String instance, String log, List<String> allowedTraces, List<String> secrets) {
+        assertThat(log).as(instance).doesNotContain("Uncaught exception").doesNotContain("Result is already complete");
+        assertThat(unexpectedStackTraces(log, allowedTraces)).as(instance + ": stack traces under these lines").isEmpty();
+        assertThat(log).as(instance).doesNotContain(secrets);
     }
 
     /**
