@@ -34,7 +34,7 @@ import java.util.stream.Collectors;
  * public key over the exact {@code *_response} text. {@code alipay.trade.query} and {@code alipay.trade.refund}. A
  * merchant that authorised a platform's third-party app is served by that app with its {@code app_auth_token}.
  */
-final class AlipayClient implements ProviderClient, StatementClient {
+public final class AlipayClient implements ProviderApi {
 
     private static final String PROVIDER = "alipay";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,7 +55,7 @@ final class AlipayClient implements ProviderClient, StatementClient {
      * A merchant's app and the keys of both sides; or a platform's third-party app, which calls for a merchant with the
      * {@code app_auth_token} of that merchant's authorisation.
      */
-    record Keys(String appId, PrivateKey appPrivateKey, PublicKey alipayPublicKey, Optional<String> appAuthToken) {
+    public record Keys(String appId, PrivateKey appPrivateKey, PublicKey alipayPublicKey, Optional<String> appAuthToken) {
         @Override
         public String toString() {
             return "Keys[appId=" + appId + (appAuthToken.isPresent() ? ", for an authorising merchant" : "") + "]";
@@ -70,7 +70,11 @@ final class AlipayClient implements ProviderClient, StatementClient {
     private final Map<String, Keys> merchants;
     private final Downloads downloads;
 
-    AlipayClient(WebClient http, Tracing tracing, String gatewayUrl, Duration timeout, Clock clock, Map<String, Keys> merchants,
+    public static AlipayClient of(ProviderClients.Context context, Map<String, Keys> merchants) {
+        return new AlipayClient(context.http(), context.tracing(), context.alipayGatewayUrl(), context.timeout(), context.clock(), merchants, context.downloads());
+    }
+
+    private AlipayClient(WebClient http, Tracing tracing, String gatewayUrl, Duration timeout, Clock clock, Map<String, Keys> merchants,
                  Downloads downloads) {
         this.http = http;
         this.tracing = tracing;
@@ -86,11 +90,13 @@ final class AlipayClient implements ProviderClient, StatementClient {
         return ChannelId.ALIPAY;
     }
 
-    boolean serves(String merchantId) {
+    @Override
+    public boolean serves(String merchantId) {
         return merchants.containsKey(merchantId);
     }
 
-    Set<String> merchantIds() {
+    @Override
+    public Set<String> merchantIds() {
         return merchants.keySet();
     }
 

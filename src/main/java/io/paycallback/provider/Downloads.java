@@ -24,7 +24,7 @@ import java.util.Map;
  * calls) buffers a whole body, and a big merchant's bill has a million lines against a 128 MB heap; the JDK client
  * needs no extra dependency and works in a native image.
  */
-final class Downloads {
+public final class Downloads {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int ERROR_BODY_LIMIT = 4096;

@@ -33,7 +33,7 @@ import java.util.Set;
  * our refund number as its {@code Idempotency-Key} and in its metadata, so its events are keyed like our request. A
  * connected account's merchant is served with its platform's key and the account in {@code Stripe-Account}.
  */
-final class StripeClient implements ProviderClient, StatementClient {
+public final class StripeClient implements ProviderApi {
 
     private static final String PROVIDER = "stripe";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -54,14 +54,18 @@ final class StripeClient implements ProviderClient, StatementClient {
      * The key a merchant's calls are made with: its own, or its platform's with its connected account, which Stripe
      * then acts on ({@code Stripe-Account}): its PaymentIntents, refunds and balance.
      */
-    record Keys(String apiKey, Optional<String> account) {
+    public record Keys(String apiKey, Optional<String> account) {
         @Override
         public String toString() {
             return "Keys[" + account.orElse("own account") + "]";
         }
     }
 
-    StripeClient(WebClient http, Tracing tracing, String baseUrl, Duration timeout, Map<String, Keys> apiKeys, Downloads downloads) {
+    public static StripeClient of(ProviderClients.Context context, Map<String, Keys> apiKeys) {
+        return new StripeClient(context.http(), context.tracing(), context.stripeBaseUrl(), context.timeout(), apiKeys, context.downloads());
+    }
+
+    private StripeClient(WebClient http, Tracing tracing, String baseUrl, Duration timeout, Map<String, Keys> apiKeys, Downloads downloads) {
         this.http = http;
         this.tracing = tracing;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
@@ -75,11 +79,13 @@ final class StripeClient implements ProviderClient, StatementClient {
         return ChannelId.STRIPE;
     }
 
-    boolean serves(String merchantId) {
+    @Override
+    public boolean serves(String merchantId) {
         return apiKeys.containsKey(merchantId);
     }
 
-    Set<String> merchantIds() {
+    @Override
+    public Set<String> merchantIds() {
         return apiKeys.keySet();
     }
 

@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  * (服务商) sub-merchant is served with the partner's keys: the partner transaction endpoints with {@code sp_mchid} and
  * {@code sub_mchid}, and {@code sub_mchid} on refunds, refund queries and bills.
  */
-final class WxPayClient implements ProviderClient, StatementClient {
+public final class WxPayClient implements ProviderApi {
 
     private static final String PROVIDER = "wxpay";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -49,7 +49,7 @@ final class WxPayClient implements ProviderClient, StatementClient {
      * @param mchid    the merchant's number; the partner's ({@code sp_mchid}) for a sub-merchant
      * @param subMchid the sub-merchant's number, for a partner's sub-merchant
      */
-    record Keys(String mchid, String serial, PrivateKey privateKey, Optional<String> subMchid) {
+    public record Keys(String mchid, String serial, PrivateKey privateKey, Optional<String> subMchid) {
 
         String queryUrl(String outTradeNo) {
             return subMchid.map(sub -> "/v3/pay/partner/transactions/out-trade-no/" + pathSegment(outTradeNo)
@@ -87,7 +87,12 @@ final class WxPayClient implements ProviderClient, StatementClient {
     private final Map<String, Keys> merchants;
     private final Downloads downloads;
 
-    WxPayClient(WebClient http, Tracing tracing, String baseUrl, Duration timeout, Clock clock, WxPayChannel channel,
+    /** WeChat Pay's client for these merchants, verifying answers with the keys of {@code channel}. */
+    public static WxPayClient of(ProviderClients.Context context, WxPayChannel channel, Map<String, Keys> merchants) {
+        return new WxPayClient(context.http(), context.tracing(), context.wxpayBaseUrl(), context.timeout(), context.clock(), channel, merchants, context.downloads());
+    }
+
+    private WxPayClient(WebClient http, Tracing tracing, String baseUrl, Duration timeout, Clock clock, WxPayChannel channel,
                 Map<String, Keys> merchants, Downloads downloads) {
         this.http = http;
         this.tracing = tracing;
@@ -104,11 +109,13 @@ final class WxPayClient implements ProviderClient, StatementClient {
         return ChannelId.WXPAY;
     }
 
-    boolean serves(String merchantId) {
+    @Override
+    public boolean serves(String merchantId) {
         return merchants.containsKey(merchantId);
     }
 
-    Set<String> merchantIds() {
+    @Override
+    public Set<String> merchantIds() {
         return merchants.keySet();
     }
 

@@ -3,12 +3,10 @@ package io.paycallback.registry;
 import io.paycallback.trade.ChannelId;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * An account as an operator writes it, for any provider and mode: the fields of another provider or mode are refused
@@ -30,12 +28,12 @@ public record AccountRequest(String mode, String platform, String subId, String 
             if (provider != ChannelId.ALIPAY && appAuthToken != null) {
                 throw new IllegalArgumentException("appAuthToken is an Alipay sub-merchant's only");
             }
-            required(platform, "platform");
-            required(subId, "subId");
+            Fields.required(platform, "platform");
+            Fields.required(subId, "subId");
             Optional<String> keptToken = existing.filter(Account.SubMerchant.class::isInstance)
                     .flatMap(account -> ((Account.SubMerchant) account).appAuthToken());
             return new Account.SubMerchant(provider, platform.strip(), subId.strip(),
-                    Optional.ofNullable(blankToNull(appAuthToken)).or(() -> keptToken));
+                    Fields.keptIfAny(appAuthToken, keptToken));
         }
         if (!StoredAccount.Mode.DIRECT.label().equals(wanted)) {
             throw new IllegalArgumentException("mode is direct or sub-merchant");
@@ -53,44 +51,13 @@ public record AccountRequest(String mode, String platform, String subId, String 
     }
 
     private ProviderKeys keys(ChannelId provider, Optional<ProviderKeys> existing) {
-        switch (provider) {
-            case WXPAY -> {
-                refuseOthers(provider, "mchid", "apiV3Key", "publicKeys", "merchantSerial", "merchantPrivateKey");
-                Optional<ProviderKeys.WxPay> kept = existing.map(ProviderKeys.WxPay.class::cast);
-                List<RotatingKey> keys = new ArrayList<>();
-                if (publicKeys != null) {
-                    new TreeMap<>(publicKeys).forEach((serial, value) -> keys.add(new RotatingKey(serial, value, Optional.empty())));
-                } else {
-                    kept.ifPresent(k -> keys.addAll(k.publicKeys()));
-                }
-                return new ProviderKeys.WxPay(required(mchid, "mchid"),
-                        secret(apiV3Key, kept.map(ProviderKeys.WxPay::apiV3Key), "apiV3Key"), keys,
-                        Optional.ofNullable(blankToNull(merchantSerial)),
-                        Optional.ofNullable(blankToNull(merchantPrivateKey)).or(() -> kept.flatMap(ProviderKeys.WxPay::merchantPrivateKey)));
-            }
-            case ALIPAY -> {
-                refuseOthers(provider, "appId", "publicKey", "appPrivateKey");
-                Optional<ProviderKeys.Alipay> kept = existing.map(ProviderKeys.Alipay.class::cast);
-                return new ProviderKeys.Alipay(required(appId, "appId"), required(publicKey, "publicKey"),
-                        Optional.ofNullable(blankToNull(appPrivateKey)).or(() -> kept.flatMap(ProviderKeys.Alipay::appPrivateKey)));
-            }
-            default -> {
-                refuseOthers(provider, "webhookSecrets", "apiKey");
-                Optional<ProviderKeys.Stripe> kept = existing.map(ProviderKeys.Stripe.class::cast);
-                List<RotatingKey> secrets = new ArrayList<>();
-                if (webhookSecrets != null) {
-                    webhookSecrets.stream().map(String::strip)
-                            .forEach(secret -> secrets.add(new RotatingKey(Fingerprint.of(secret), secret, Optional.empty())));
-                } else {
-                    kept.ifPresent(k -> secrets.addAll(k.webhookSecrets()));
-                }
-                if (secrets.isEmpty()) {
-                    throw new IllegalArgumentException("webhookSecrets is required: at least one whsec_... secret");
-                }
-                return new ProviderKeys.Stripe(secrets,
-                        Optional.ofNullable(blankToNull(apiKey)).or(() -> kept.flatMap(ProviderKeys.Stripe::apiKey)));
-            }
-        }
+        ProviderModule<?> module = ProviderModules.of(provider);
+        refuseOthers(provider, module.requestFields().toArray(String[]::new));
+        return keys(module, existing);
+    }
+
+    private <K extends ProviderKeys> K keys(ProviderModule<K> module, Optional<ProviderKeys> existing) {
+        return module.fromRequest(this, existing.map(module::cast));
     }
 
     private void refuseOthers(ChannelId provider, String... allowed) {
@@ -115,22 +82,6 @@ public record AccountRequest(String mode, String platform, String subId, String 
                         + " account (its fields: " + String.join(", ", permitted) + ")");
             }
         }
-    }
-
-    private static String required(String value, String field) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(field + " is required");
-        }
-        return value.strip();
-    }
-
-    private static String secret(String value, Optional<String> kept, String field) {
-        return Optional.ofNullable(blankToNull(value)).or(() -> kept)
-                .orElseThrow(() -> new IllegalArgumentException(field + " is required"));
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.strip();
     }
 
     @Override

@@ -123,43 +123,48 @@ public final class Edits {
         }, "key " + serial + " retires at " + at);
     }
 
+    /** A change of the keys that rotate; it answers why it is refused, or nothing when the list it got is the new one. */
+    private interface Rotation {
+        Optional<String> apply(List<RotatingKey> keys);
+    }
+
     private static Function<RegistryContent, Edit> rotate(OwnerKind kind, String id, ChannelId provider, String action,
-                                                          Function<List<RotatingKey>, Optional<String>> change,
-                                                          String summary) {
-        return content -> {
-            Function<ProviderKeys, Object> rotated = keys -> {
-                if (keys instanceof ProviderKeys.WxPay wxpay) {
-                    List<RotatingKey> list = new ArrayList<>(wxpay.publicKeys());
-                    Optional<String> refused = change.apply(list);
-                    return refused.isPresent() ? refused.get() : wxpay.withPublicKeys(list);
-                }
-                if (keys instanceof ProviderKeys.Stripe stripe) {
-                    List<RotatingKey> list = new ArrayList<>(stripe.webhookSecrets());
-                    Optional<String> refused = change.apply(list);
-                    return refused.isPresent() ? refused.get() : stripe.withWebhookSecrets(list);
-                }
-                return "an " + provider.path() + " account has one key of each kind: save the account with the new one";
-            };
-            String what = kind.label() + " " + id + "'s " + provider.path() + " ";
-            return owner(content, kind, id, merchant -> {
-                if (!(merchant.accounts().get(provider) instanceof Account.Direct direct)) {
-                    return new Edit.NotFound("merchant " + id + " has no " + provider.path() + " keys of its own");
-                }
-                Object result = rotated.apply(direct.keys());
-                return result instanceof ProviderKeys keys
-                        ? new Edit.Merchant(merchant, merchant.with(new Account.Direct(keys)), action, provider, what + summary)
-                        : new Edit.Refused(what + "keys: " + result);
-            }, platform -> {
-                ProviderKeys keys = platform.keys().get(provider);
-                if (keys == null) {
-                    return new Edit.NotFound("platform " + id + " has no " + provider.path() + " keys");
-                }
-                Object result = rotated.apply(keys);
-                return result instanceof ProviderKeys changed
-                        ? new Edit.Platform(platform, platform.with(changed), action, provider, what + summary)
-                        : new Edit.Refused(what + "keys: " + result);
-            });
-        };
+                                                          Rotation change, String summary) {
+        String what = kind.label() + " " + id + "'s " + provider.path() + " ";
+        ProviderModule<?> module = ProviderModules.of(provider);
+        return content -> owner(content, kind, id, merchant -> {
+            if (!(merchant.accounts().get(provider) instanceof Account.Direct direct)) {
+                return new Edit.NotFound("merchant " + id + " has no " + provider.path() + " keys of its own");
+            }
+            try {
+                return new Edit.Merchant(merchant, merchant.with(new Account.Direct(rotated(module, direct.keys(), change))),
+                        action, provider, what + summary);
+            } catch (IllegalArgumentException e) {
+                return new Edit.Refused(what + "keys: " + e.getMessage());
+            }
+        }, platform -> {
+            ProviderKeys keys = platform.keys().get(provider);
+            if (keys == null) {
+                return new Edit.NotFound("platform " + id + " has no " + provider.path() + " keys");
+            }
+            try {
+                return new Edit.Platform(platform, platform.with(rotated(module, keys, change)), action, provider,
+                        what + summary);
+            } catch (IllegalArgumentException e) {
+                return new Edit.Refused(what + "keys: " + e.getMessage());
+            }
+        });
+    }
+
+    /** @throws IllegalArgumentException why the rotation is refused */
+    private static <K extends ProviderKeys> K rotated(ProviderModule<K> module, ProviderKeys keys, Rotation change) {
+        K typed = module.cast(keys);
+        List<RotatingKey> rotating = new ArrayList<>(module.rotating(typed));
+        Optional<String> refused = change.apply(rotating);
+        if (refused.isPresent()) {
+            throw new IllegalArgumentException(refused.get());
+        }
+        return module.withRotating(typed, rotating);
     }
 
     private static Edit owner(RegistryContent content, OwnerKind kind, String id, Function<MerchantEntry, Edit> merchant,

@@ -34,14 +34,23 @@ public record OwnerView(String id, OwnerKind kind, boolean enabled, Source sourc
      */
     @RegisterForReflection
     public record KeyView(String name, String serial, String fingerprint, Instant retireAt, boolean live) {
+
+        /** A secret there is one of. */
+        static KeyView secret(String name, String value) {
+            return new KeyView(name, null, Fingerprint.of(value), null, true);
+        }
+
+        static KeyView rotating(String name, RotatingKey key, Instant now) {
+            return new KeyView(name, key.serial(), Fingerprint.of(key.value()), key.retireAt().orElse(null), key.liveAt(now));
+        }
     }
 
     public static OwnerView of(MerchantEntry merchant, Instant now) {
         List<AccountView> accounts = new ArrayList<>();
         merchant.accounts().values().stream().sorted(java.util.Comparator.comparing(Account::provider)).forEach(account -> {
             if (account instanceof Account.SubMerchant sub) {
-                List<KeyView> keys = sub.appAuthToken().map(token -> List.of(new KeyView("app-auth-token", null,
-                        Fingerprint.of(token), null, true))).orElse(List.of());
+                List<KeyView> keys = sub.appAuthToken().map(token -> List.of(KeyView.secret("app-auth-token", token)))
+                        .orElse(List.of());
                 accounts.add(new AccountView(sub.provider().path(), StoredAccount.Mode.SUB_MERCHANT.label(), sub.platform(),
                         sub.subId(), Map.of(), keys));
             } else {
@@ -61,28 +70,12 @@ public record OwnerView(String id, OwnerKind kind, boolean enabled, Source sourc
     private static AccountView keys(ProviderKeys keys, StoredAccount.Mode mode, Instant now) {
         Map<String, String> settings = new TreeMap<>();
         List<KeyView> views = new ArrayList<>();
-        if (keys instanceof ProviderKeys.WxPay wxpay) {
-            settings.put("mchid", wxpay.mchid());
-            wxpay.merchantSerial().ifPresent(serial -> settings.put("merchantSerial", serial));
-            views.add(secret("api-v3-key", wxpay.apiV3Key()));
-            wxpay.merchantPrivateKey().ifPresent(key -> views.add(secret("merchant-private-key", key)));
-            wxpay.publicKeys().forEach(key -> views.add(rotating("public-key", key, now)));
-        } else if (keys instanceof ProviderKeys.Alipay alipay) {
-            settings.put("appId", alipay.appId());
-            views.add(secret("public-key", alipay.publicKey()));
-            alipay.appPrivateKey().ifPresent(key -> views.add(secret("app-private-key", key)));
-        } else if (keys instanceof ProviderKeys.Stripe stripe) {
-            stripe.webhookSecrets().forEach(key -> views.add(rotating("webhook-secret", key, now)));
-            stripe.apiKey().ifPresent(key -> views.add(secret("api-key", key)));
-        }
+        describe(ProviderModules.of(keys.provider()), keys, settings, views, now);
         return new AccountView(keys.provider().path(), mode.label(), null, null, settings, views);
     }
 
-    private static KeyView secret(String name, String value) {
-        return new KeyView(name, null, Fingerprint.of(value), null, true);
-    }
-
-    private static KeyView rotating(String name, RotatingKey key, Instant now) {
-        return new KeyView(name, key.serial(), Fingerprint.of(key.value()), key.retireAt().orElse(null), key.liveAt(now));
+    private static <K extends ProviderKeys> void describe(ProviderModule<K> module, ProviderKeys keys,
+                                                          Map<String, String> settings, List<KeyView> views, Instant now) {
+        module.describe(module.cast(keys), settings, views, now);
     }
 }

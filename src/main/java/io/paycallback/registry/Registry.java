@@ -6,7 +6,6 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.channel.Channels;
-import io.paycallback.channel.wxpay.WxPayChannel;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.provider.ProviderClients;
@@ -82,6 +81,10 @@ public class Registry {
                 .description("Reads or builds of the merchant registry that failed; the snapshot before is served")
                 .register(meters);
         this.current = new Snapshot(-1, RegistryContent.empty(), configured, configured.nextRetirement(clock.instant()));
+        // Before any request is served (the HTTP server opens after start-up): a bad key in properties fails the start.
+        Serving.Built built = Serving.build(configured, clock.instant(), clock, clients.context());
+        channels.replace(built.channels());
+        clients.replace(built.clients());
         io.micrometer.core.instrument.Gauge.builder("paycallback.registry.version", this, r -> r.current.version())
                 .description("The registry version this instance serves (-1 until its first read)").register(meters);
         this.timer = vertx.setPeriodic(Math.max(50, registryConfig.pollInterval().toMillis()), id -> poll());
@@ -169,18 +172,18 @@ public class Registry {
                     + " the properties' entries are served", shadowed);
         }
         Instant now = clock.instant();
-        RegistryContent.Served served = all.servedAt(now);
+        Serving.Built built;
         try {
-            ProviderClients.check(served.merchants(), served.platforms());
-            channels.replace(served.merchants(), served.platforms());
-            clients.replace(served.merchants(), served.platforms(), (WxPayChannel) channels.get(ChannelId.WXPAY));
+            built = Serving.build(all, now, clock, clients.context());
         } catch (IllegalArgumentException e) {
             failures.increment();
-            problem = Optional.of("registry version " + version + " cannot be served: " + fieldNamed(e.getMessage()));
-            LOG.errorf("Registry version %d cannot be served (%s); serving version %d", version,
-                    fieldNamed(e.getMessage()), current.version());
+            problem = Optional.of("registry version " + version + " cannot be served: " + e.getMessage());
+            LOG.errorf("Registry version %d cannot be served (%s); serving version %d", version, e.getMessage(),
+                    current.version());
             return;
         }
+        channels.replace(built.channels());
+        clients.replace(built.clients());
         current = new Snapshot(version, database, all, all.nextRetirement(now));
         problem = Optional.empty();
     }
@@ -270,7 +273,7 @@ public class Registry {
             action = merchant.action();
             provider = merchant.provider();
             summary = merchant.summary();
-            invalid = RegistryChecks.merchant(merchant.after(), content, clock);
+            invalid = RegistryChecks.merchant(merchant.after(), content, clock, clients.context());
         } else {
             Edit.Platform platform = (Edit.Platform) edit;
             ownerId = platform.after().id();
@@ -283,10 +286,10 @@ public class Registry {
             action = platform.action();
             provider = platform.provider();
             summary = platform.summary();
-            invalid = RegistryChecks.platform(platform.after(), content, clock);
+            invalid = RegistryChecks.platform(platform.after(), content, clock, clients.context());
         }
         if (invalid.isPresent()) {
-            return Uni.createFrom().item(new Written.Refused(fieldNamed(invalid.get())));
+            return Uni.createFrom().item(new Written.Refused(invalid.get()));
         }
         if (configured.declares(ownerId)) {
             return Uni.createFrom().item(new Written.Refused(ownerId + " is declared in properties"
@@ -351,11 +354,5 @@ public class Registry {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** The start checks name properties; said of the registry, the same field reads as the API names it. */
-    static String fieldNamed(String message) {
-        return message == null ? "" : message.replace("paycallback.merchants.", "merchants.")
-                .replace("paycallback.platforms.", "platforms.");
     }
 }

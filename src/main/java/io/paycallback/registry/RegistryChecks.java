@@ -1,6 +1,5 @@
 package io.paycallback.registry;
 
-import io.paycallback.channel.Channels;
 import io.paycallback.provider.ProviderClients;
 
 import java.time.Clock;
@@ -20,7 +19,8 @@ final class RegistryChecks {
     }
 
     /** @return what is wrong, naming the field; empty when the merchant can be served */
-    static Optional<String> merchant(MerchantEntry merchant, RegistryContent content, Clock clock) {
+    static Optional<String> merchant(MerchantEntry merchant, RegistryContent content, Clock clock,
+                                     ProviderClients.Context context) {
         if (!MerchantEntry.isId(merchant.id())) {
             return Optional.of("a merchant id is 1 to 32 letters, digits, '-' or '_', starting with a letter or digit");
         }
@@ -30,6 +30,10 @@ final class RegistryChecks {
                 continue;
             }
             String field = "merchants." + merchant.id() + "." + sub.provider().path() + ".platform";
+            Optional<String> badId = ProviderModules.of(sub.provider()).subIdProblem(sub.subId());
+            if (badId.isPresent()) {
+                return Optional.of("merchants." + merchant.id() + "." + sub.provider().path() + ".sub-id " + badId.get());
+            }
             Optional<PlatformEntry> platform = content.platform(sub.platform());
             if (platform.isEmpty() || !platform.get().keys().containsKey(sub.provider())) {
                 return Optional.of(field + " names '" + sub.platform() + "', which has no " + sub.provider().path()
@@ -47,10 +51,11 @@ final class RegistryChecks {
             }
             alone = alone.with(platform.get().enabled(true));
         }
-        return built(alone, clock);
+        return built(alone, clock, context);
     }
 
-    static Optional<String> platform(PlatformEntry platform, RegistryContent content, Clock clock) {
+    static Optional<String> platform(PlatformEntry platform, RegistryContent content, Clock clock,
+                                     ProviderClients.Context context) {
         if (!MerchantEntry.isId(platform.id())) {
             return Optional.of("a platform id is 1 to 32 letters, digits, '-' or '_', starting with a letter or digit");
         }
@@ -65,17 +70,15 @@ final class RegistryChecks {
         if (orphaned.isPresent()) {
             return orphaned;
         }
-        return built(new RegistryContent(Map.of(), Map.of(platform.id(), platform.enabled(true))), clock);
+        return built(new RegistryContent(Map.of(), Map.of(platform.id(), platform.enabled(true))), clock, context);
     }
 
-    private static Optional<String> built(RegistryContent content, Clock clock) {
-        RegistryContent.Served served = content.servedAt(clock.instant());
+    private static Optional<String> built(RegistryContent content, Clock clock, ProviderClients.Context context) {
         try {
-            new Channels(served.merchants(), served.platforms(), clock);
-            ProviderClients.check(served.merchants(), served.platforms());
+            Serving.build(content, clock.instant(), clock, context);
             return Optional.empty();
         } catch (IllegalArgumentException e) {
-            return Optional.of(Registry.fieldNamed(e.getMessage()));
+            return Optional.of(e.getMessage());
         }
     }
 }

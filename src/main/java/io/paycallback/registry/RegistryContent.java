@@ -19,9 +19,8 @@ import java.util.stream.Stream;
  */
 public record RegistryContent(Map<String, MerchantEntry> merchants, Map<String, PlatformEntry> platforms) {
 
-    /** What the channels and the provider clients are built from: enabled entries only, keys retired by then left out. */
-    public record Served(Map<String, PayCallbackConfig.Merchant> merchants, Map<String, PayCallbackConfig.Platform> platforms) {
-    }
+    private static final String MERCHANTS = "paycallback.merchants.";
+    private static final String PLATFORMS = "paycallback.platforms.";
 
     public RegistryContent {
         merchants = Map.copyOf(merchants);
@@ -32,47 +31,66 @@ public record RegistryContent(Map<String, MerchantEntry> merchants, Map<String, 
         return new RegistryContent(Map.of(), Map.of());
     }
 
-    /** The entries properties declare ({@code paycallback.merchants.*}, {@code paycallback.platforms.*}). */
+    /**
+     * The entries properties declare ({@code paycallback.merchants.*}, {@code paycallback.platforms.*}), checked as a
+     * start checks them, naming the key: a sub-merchant names a platform that has the provider's keys and an id the
+     * provider gives such sub-merchants, known to its platform once; a merchant is a provider's direct merchant or a
+     * sub-merchant there, never both; a platform's id, the last segment of its callback path, is no merchant's.
+     *
+     * @throws IllegalArgumentException naming the key at fault
+     */
     public static RegistryContent fromConfiguration(Map<String, PayCallbackConfig.Merchant> merchants,
                                                     Map<String, PayCallbackConfig.Platform> platforms) {
-        Map<String, MerchantEntry> byId = new HashMap<>();
-        merchants.forEach((id, merchant) -> {
-            Map<ChannelId, Account> accounts = new EnumMap<>(ChannelId.class);
-            merchant.wxpay().ifPresent(keys -> accounts.put(ChannelId.WXPAY, new Account.Direct(wxpay(keys))));
-            merchant.alipay().ifPresent(keys -> accounts.put(ChannelId.ALIPAY, new Account.Direct(alipay(keys))));
-            merchant.stripe().ifPresent(keys -> accounts.put(ChannelId.STRIPE, new Account.Direct(stripe(keys))));
-            merchant.wxpayPartner().ifPresent(partner -> accounts.putIfAbsent(ChannelId.WXPAY,
-                    new Account.SubMerchant(ChannelId.WXPAY, partner.platform(), partner.subMchid(), Optional.empty())));
-            merchant.alipayIsv().ifPresent(isv -> accounts.putIfAbsent(ChannelId.ALIPAY,
-                    new Account.SubMerchant(ChannelId.ALIPAY, isv.platform(), isv.authAppId(), isv.appAuthToken())));
-            merchant.stripeConnect().ifPresent(connect -> accounts.putIfAbsent(ChannelId.STRIPE,
-                    new Account.SubMerchant(ChannelId.STRIPE, connect.platform(), connect.account(), Optional.empty())));
-            byId.put(id, new MerchantEntry(id, true, Source.CONFIGURATION, accounts));
+        platforms.keySet().stream().filter(merchants::containsKey).sorted().findFirst().ifPresent(id -> {
+            throw new IllegalArgumentException(PLATFORMS + id + " and " + MERCHANTS + id
+                    + " share an id: a callback path's last segment names either a platform or a merchant");
         });
         Map<String, PlatformEntry> platformsById = new HashMap<>();
         platforms.forEach((id, platform) -> {
             Map<ChannelId, ProviderKeys> keys = new EnumMap<>(ChannelId.class);
-            platform.wxpay().ifPresent(k -> keys.put(ChannelId.WXPAY, wxpay(k)));
-            platform.alipay().ifPresent(k -> keys.put(ChannelId.ALIPAY, alipay(k)));
-            platform.stripe().ifPresent(k -> keys.put(ChannelId.STRIPE, stripe(k)));
+            ProviderModules.all().forEach(module -> module.platform(platform).ifPresent(k -> keys.put(module.id(), k)));
             platformsById.put(id, new PlatformEntry(id, true, Source.CONFIGURATION, keys));
+        });
+        Map<String, MerchantEntry> byId = new HashMap<>();
+        Map<String, String> claimed = new HashMap<>();
+        new TreeMap<>(merchants).forEach((id, merchant) -> {
+            Map<ChannelId, Account> accounts = new EnumMap<>(ChannelId.class);
+            for (ProviderModule<?> module : ProviderModules.all()) {
+                Optional<? extends ProviderKeys> direct = module.direct(merchant);
+                Optional<Account.SubMerchant> sub = module.subMerchant(merchant);
+                direct.ifPresent(keys -> accounts.put(module.id(), new Account.Direct(keys)));
+                if (sub.isPresent()) {
+                    checkSubMerchant(id, module, direct.isPresent(), sub.get(), platformsById, claimed);
+                    accounts.put(module.id(), sub.get());
+                }
+            }
+            byId.put(id, new MerchantEntry(id, true, Source.CONFIGURATION, accounts));
         });
         return new RegistryContent(byId, platformsById);
     }
 
-    private static ProviderKeys.WxPay wxpay(PayCallbackConfig.WxPay keys) {
-        return new ProviderKeys.WxPay(keys.mchid(), keys.apiV3Key(), new TreeMap<>(keys.publicKeys()).entrySet().stream()
-                .map(key -> new RotatingKey(key.getKey(), key.getValue(), Optional.empty())).toList(),
-                keys.merchantSerial(), keys.merchantPrivateKey());
-    }
-
-    private static ProviderKeys.Alipay alipay(PayCallbackConfig.Alipay keys) {
-        return new ProviderKeys.Alipay(keys.appId(), keys.publicKey(), keys.appPrivateKey());
-    }
-
-    private static ProviderKeys.Stripe stripe(PayCallbackConfig.Stripe keys) {
-        return new ProviderKeys.Stripe(keys.webhookSecrets().stream()
-                .map(secret -> new RotatingKey(Fingerprint.of(secret), secret, Optional.empty())).toList(), keys.apiKey());
+    private static void checkSubMerchant(String merchantId, ProviderModule<?> module, boolean direct,
+                                         Account.SubMerchant sub, Map<String, PlatformEntry> platforms,
+                                         Map<String, String> claimed) {
+        String provider = module.id().path();
+        String section = MERCHANTS + merchantId + "." + module.subMerchantSection();
+        if (direct) {
+            throw new IllegalArgumentException(MERCHANTS + merchantId + "." + provider + " and " + section
+                    + " exclude each other: a merchant is paid as a merchant of its own or as a platform's sub-merchant");
+        }
+        if (Optional.ofNullable(platforms.get(sub.platform())).filter(p -> p.keys().containsKey(module.id())).isEmpty()) {
+            throw new IllegalArgumentException(section + ".platform names '" + sub.platform() + "', which has no "
+                    + PLATFORMS + sub.platform() + "." + provider);
+        }
+        String key = section + "." + module.subIdProperty();
+        module.subIdProblem(sub.subId()).ifPresent(problem -> {
+            throw new IllegalArgumentException(key + " " + problem);
+        });
+        String other = claimed.putIfAbsent(provider + "/" + sub.platform() + "/" + sub.subId(), merchantId);
+        if (other != null) {
+            throw new IllegalArgumentException(key + " is " + key.replace(MERCHANTS + merchantId, MERCHANTS + other)
+                    + " too: the notices about it can belong to one merchant only");
+        }
     }
 
     /**
@@ -123,90 +141,18 @@ public record RegistryContent(Map<String, MerchantEntry> merchants, Map<String, 
         return new RegistryContent(merchants, changed);
     }
 
-    /**
-     * The served view at {@code now}: disabled merchants and platforms are left out, and so are the sub-merchants of a
-     * platform that is disabled or has no keys at that provider, whose notices are then held until it serves again.
-     */
-    public Served servedAt(Instant now) {
-        Map<String, PayCallbackConfig.Platform> served = new HashMap<>();
-        platforms.values().stream().filter(PlatformEntry::enabled).forEach(platform -> served.put(platform.id(),
-                new ConfigViews.Platform(
-                        Optional.ofNullable((ProviderKeys.Stripe) platform.keys().get(ChannelId.STRIPE)).map(k -> live(k, now)),
-                        Optional.ofNullable((ProviderKeys.WxPay) platform.keys().get(ChannelId.WXPAY)).map(k -> live(k, now)),
-                        Optional.ofNullable((ProviderKeys.Alipay) platform.keys().get(ChannelId.ALIPAY)).map(ConfigViews::alipay))));
-        Map<String, PayCallbackConfig.Merchant> servedMerchants = new HashMap<>();
-        merchants.values().stream().filter(MerchantEntry::enabled).forEach(merchant -> {
-            Optional<PayCallbackConfig.WxPay> wxpay = Optional.empty();
-            Optional<PayCallbackConfig.Alipay> alipay = Optional.empty();
-            Optional<PayCallbackConfig.Stripe> stripe = Optional.empty();
-            Optional<PayCallbackConfig.StripeConnect> connect = Optional.empty();
-            Optional<PayCallbackConfig.WxPayPartner> partner = Optional.empty();
-            Optional<PayCallbackConfig.AlipayIsv> isv = Optional.empty();
-            for (Account account : merchant.accounts().values()) {
-                if (account instanceof Account.Direct direct) {
-                    ProviderKeys keys = direct.keys();
-                    if (keys instanceof ProviderKeys.WxPay w) {
-                        wxpay = Optional.of(live(w, now));
-                    } else if (keys instanceof ProviderKeys.Alipay a) {
-                        alipay = Optional.of(ConfigViews.alipay(a));
-                    } else if (keys instanceof ProviderKeys.Stripe s) {
-                        stripe = Optional.of(live(s, now));
-                    }
-                } else if (account instanceof Account.SubMerchant sub && servesAt(served, sub)) {
-                    switch (sub.provider()) {
-                        case WXPAY -> partner = Optional.of(new ConfigViews.WxPayPartner(sub.platform(), sub.subId()));
-                        case ALIPAY -> isv = Optional.of(new ConfigViews.AlipayIsv(sub.platform(), sub.subId(), sub.appAuthToken()));
-                        case STRIPE -> connect = Optional.of(new ConfigViews.StripeConnect(sub.platform(), sub.subId()));
-                    }
-                }
-            }
-            servedMerchants.put(merchant.id(), new ConfigViews.Merchant(wxpay, alipay, stripe, connect, partner, isv));
-        });
-        return new Served(servedMerchants, served);
-    }
-
-    private static boolean servesAt(Map<String, PayCallbackConfig.Platform> served, Account.SubMerchant sub) {
-        PayCallbackConfig.Platform platform = served.get(sub.platform());
-        if (platform == null) {
-            return false;
-        }
-        return switch (sub.provider()) {
-            case WXPAY -> platform.wxpay().isPresent();
-            case ALIPAY -> platform.alipay().isPresent();
-            case STRIPE -> platform.stripe().isPresent();
-        };
-    }
-
-    private static PayCallbackConfig.WxPay live(ProviderKeys.WxPay keys, Instant now) {
-        Map<String, String> publicKeys = new TreeMap<>();
-        keys.publicKeys().stream().filter(key -> key.liveAt(now)).forEach(key -> publicKeys.put(key.serial(), key.value()));
-        return new ConfigViews.WxPay(keys.mchid(), keys.apiV3Key(), publicKeys, keys.merchantSerial(),
-                keys.merchantPrivateKey());
-    }
-
-    private static PayCallbackConfig.Stripe live(ProviderKeys.Stripe keys, Instant now) {
-        return new ConfigViews.Stripe(keys.webhookSecrets().stream().filter(key -> key.liveAt(now))
-                .map(RotatingKey::value).toList(), keys.apiKey());
-    }
-
-    /** When the next key still in use retires: the served view must be built again then. */
+    /** When the next key still in use retires: the channels must be built again then. */
     public Optional<Instant> nextRetirement(Instant now) {
         return Stream.concat(merchants.values().stream().flatMap(m -> m.accounts().values().stream())
                                 .filter(Account.Direct.class::isInstance).map(a -> ((Account.Direct) a).keys()),
                         platforms.values().stream().flatMap(p -> p.keys().values().stream()))
-                .flatMap(RegistryContent::rotating)
+                .flatMap(keys -> rotating(ProviderModules.of(keys.provider()), keys).stream())
                 .flatMap(key -> key.retireAt().stream())
                 .filter(now::isBefore)
                 .min(Comparator.naturalOrder());
     }
 
-    private static Stream<RotatingKey> rotating(ProviderKeys keys) {
-        if (keys instanceof ProviderKeys.WxPay wxpay) {
-            return wxpay.publicKeys().stream();
-        }
-        if (keys instanceof ProviderKeys.Stripe stripe) {
-            return stripe.webhookSecrets().stream();
-        }
-        return Stream.empty();
+    private static <K extends ProviderKeys> List<RotatingKey> rotating(ProviderModule<K> module, ProviderKeys keys) {
+        return module.rotating(module.cast(keys));
     }
 }

@@ -3,14 +3,10 @@ package io.paycallback.registry;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paycallback.trade.ChannelId;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -70,75 +66,28 @@ public record StoredAccount(String ownerId, ChannelId provider, Mode mode, Strin
     private static StoredAccount of(String ownerId, ProviderKeys keys, Mode mode) {
         ObjectNode settings = JSON.createObjectNode();
         ObjectNode secrets = JSON.createObjectNode();
-        if (keys instanceof ProviderKeys.WxPay wxpay) {
-            settings.put("mchid", wxpay.mchid());
-            wxpay.merchantSerial().ifPresent(serial -> settings.put("merchantSerial", serial));
-            settings.set("publicKeys", rotating(wxpay.publicKeys()));
-            secrets.put("apiV3Key", wxpay.apiV3Key());
-            wxpay.merchantPrivateKey().ifPresent(key -> secrets.put("merchantPrivateKey", key));
-        } else if (keys instanceof ProviderKeys.Alipay alipay) {
-            settings.put("appId", alipay.appId());
-            settings.put("publicKey", alipay.publicKey());
-            alipay.appPrivateKey().ifPresent(key -> secrets.put("appPrivateKey", key));
-        } else if (keys instanceof ProviderKeys.Stripe stripe) {
-            secrets.set("webhookSecrets", rotating(stripe.webhookSecrets()));
-            stripe.apiKey().ifPresent(key -> secrets.put("apiKey", key));
-        }
+        write(ProviderModules.of(keys.provider()), keys, settings, secrets);
         return new StoredAccount(ownerId, keys.provider(), mode, null, null, text(settings),
                 secrets.isEmpty() ? null : bytes(secrets));
     }
 
+    private static <K extends ProviderKeys> void write(ProviderModule<K> module, ProviderKeys keys, ObjectNode settings,
+                                                       ObjectNode secrets) {
+        module.write(module.cast(keys), settings, secrets);
+    }
+
     /** The sub-merchant account of this row. */
     public Account.SubMerchant subMerchant() {
-        JsonNode secret = secretsNode();
-        return new Account.SubMerchant(provider, platformId, subId, optional(secret, "appAuthToken"));
+        return new Account.SubMerchant(provider, platformId, subId, Json.optional(secretsNode(), "appAuthToken"));
     }
 
     /** The keys of a direct or platform row. */
     public ProviderKeys keys() {
-        JsonNode setting = node(settings.getBytes(StandardCharsets.UTF_8));
-        JsonNode secret = secretsNode();
-        return switch (provider) {
-            case WXPAY -> new ProviderKeys.WxPay(required(setting, "mchid"), required(secret, "apiV3Key"),
-                    rotating(setting.path("publicKeys")), optional(setting, "merchantSerial"),
-                    optional(secret, "merchantPrivateKey"));
-            case ALIPAY -> new ProviderKeys.Alipay(required(setting, "appId"), required(setting, "publicKey"),
-                    optional(secret, "appPrivateKey"));
-            case STRIPE -> new ProviderKeys.Stripe(rotating(secret.path("webhookSecrets")), optional(secret, "apiKey"));
-        };
+        return ProviderModules.of(provider).read(node(settings.getBytes(StandardCharsets.UTF_8)), secretsNode());
     }
 
     private JsonNode secretsNode() {
         return secrets == null ? JSON.createObjectNode() : node(secrets);
-    }
-
-    private static ArrayNode rotating(List<RotatingKey> keys) {
-        ArrayNode array = JSON.createArrayNode();
-        for (RotatingKey key : keys) {
-            ObjectNode node = array.addObject();
-            node.put("serial", key.serial());
-            node.put("value", key.value());
-            key.retireAt().ifPresent(at -> node.put("retireAt", at.toString()));
-        }
-        return array;
-    }
-
-    private static List<RotatingKey> rotating(JsonNode array) {
-        List<RotatingKey> keys = new ArrayList<>();
-        for (JsonNode node : array) {
-            keys.add(new RotatingKey(required(node, "serial"), required(node, "value"),
-                    optional(node, "retireAt").map(Instant::parse)));
-        }
-        return keys;
-    }
-
-    private static String required(JsonNode node, String field) {
-        return optional(node, field).orElseThrow(() -> new IllegalStateException("a stored account lacks " + field));
-    }
-
-    private static Optional<String> optional(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? Optional.empty() : Optional.of(value.asText());
     }
 
     private static JsonNode node(byte[] json) {

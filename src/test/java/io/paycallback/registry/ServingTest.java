@@ -1,6 +1,13 @@
-package io.paycallback.channel;
+package io.paycallback.registry;
 
+import io.paycallback.channel.CallbackKind;
+import io.paycallback.channel.Channel;
+import io.paycallback.channel.CallbackRequest;
+import io.paycallback.channel.Channels;
+import io.paycallback.channel.TestKeys;
+import io.paycallback.channel.Verdict;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.provider.ProviderClients;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
@@ -8,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +26,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ChannelsTest {
+/**
+ * Channels built from properties through the providers' modules, as the registry serves them at start: what each
+ * provider's channel serves, and every check a start makes, naming the key and never the value.
+ */
+class ServingTest {
+
+    private static final ProviderClients.Context CONTEXT = new ProviderClients.Context(null, null, Clock.systemUTC(),
+            Duration.ofSeconds(5), "http://127.0.0.1:9", "http://127.0.0.1:9", "http://127.0.0.1:9", null);
+
 
     private static final KeyPair KEYS = TestKeys.rsa();
     private static final String API_V3_KEY = "0123456789abcdefABCDEF0123456789";
@@ -60,7 +77,16 @@ class ChannelsTest {
     }
 
     private static Channels channels(Map<String, PayCallbackConfig.Merchant> merchants) {
-        return new Channels(merchants, Clock.systemUTC());
+        return channels(merchants, Map.of());
+    }
+
+    private static Channels channels(Map<String, PayCallbackConfig.Merchant> merchants,
+                                     Map<String, PayCallbackConfig.Platform> platforms) {
+        Serving.Built built = Serving.build(RegistryContent.fromConfiguration(merchants, platforms), Instant.now(),
+                Clock.systemUTC(), CONTEXT);
+        Channels channels = new Channels();
+        channels.replace(built.channels());
+        return channels;
     }
 
     private static Merchant wxpayOnly(String apiV3Key, String publicKey) {
@@ -174,10 +200,10 @@ class ChannelsTest {
 
     @Test
     void aConnectPlatformIsServedUnderItsIdAndEachConnectedAccountUnderItsMerchant() {
-        Channels channels = new Channels(Map.of("shop-a", connected("market", "acct_1A"),
+        Channels channels = channels(Map.of("shop-a", connected("market", "acct_1A"),
                 "shop-b", connected("market", "acct_1B"),
                 "default", new Merchant(Optional.empty(), Optional.empty(), Optional.of(new Stripe(List.of("whsec_cccccccccccccccccccccccccccccccc"))))),
-                market(), Clock.systemUTC());
+                market());
 
         Channel stripe = channels.get(ChannelId.STRIPE);
         assertTrue(stripe.serves("market"));
@@ -189,40 +215,39 @@ class ChannelsTest {
 
     @Test
     void aSubMerchantOfAPlatformWithoutThoseKeysFailsStartup() {
-        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> new Channels(
-                Map.of("shop-a", connected("nowhere", "acct_1A")), market(), Clock.systemUTC()));
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> channels(
+                Map.of("shop-a", connected("nowhere", "acct_1A")), market()));
         assertEquals("paycallback.merchants.shop-a.stripe-connect.platform names 'nowhere', which has no"
                 + " paycallback.platforms.nowhere.stripe", unknown.getMessage());
-        IllegalArgumentException noStripe = assertThrows(IllegalArgumentException.class, () -> new Channels(
-                Map.of("shop-a", connected("bare", "acct_1A")), Map.of("bare", new Platform(Optional.empty())),
-                Clock.systemUTC()));
+        IllegalArgumentException noStripe = assertThrows(IllegalArgumentException.class, () -> channels(
+                Map.of("shop-a", connected("bare", "acct_1A")), Map.of("bare", new Platform(Optional.empty()))));
         assertTrue(noStripe.getMessage().startsWith("paycallback.merchants.shop-a.stripe-connect.platform"),
                 noStripe.getMessage());
     }
 
     @Test
     void connectedAccountsAreCheckedAtStart() {
-        IllegalArgumentException notAnAccount = assertThrows(IllegalArgumentException.class, () -> new Channels(
-                Map.of("shop-a", connected("market", "REPLACE_ME")), market(), Clock.systemUTC()));
+        IllegalArgumentException notAnAccount = assertThrows(IllegalArgumentException.class, () -> channels(
+                Map.of("shop-a", connected("market", "REPLACE_ME")), market()));
         assertEquals("paycallback.merchants.shop-a.stripe-connect.account is not a Stripe account id (acct_...)",
                 notAnAccount.getMessage());
-        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> new Channels(
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> channels(
                 Map.of("shop-a", connected("market", "acct_1A"), "shop-b", connected("market", "acct_1A")),
-                market(), Clock.systemUTC()));
+                market()));
         assertEquals("paycallback.merchants.shop-b.stripe-connect.account is paycallback.merchants.shop-a"
                 + ".stripe-connect.account too: the notices about it can belong to one merchant only", twice.getMessage());
-        IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> new Channels(
+        IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> channels(
                 Map.of("shop-a", new Merchant(Optional.empty(), Optional.empty(),
                         Optional.of(new Stripe(List.of(CONNECT_SECRET))), Optional.of(new StripeConnect("market", "acct_1A")),
                         Optional.empty(), Optional.empty())),
-                market(), Clock.systemUTC()));
+                market()));
         assertTrue(both.getMessage().startsWith("paycallback.merchants.shop-a.stripe and"), both.getMessage());
     }
 
     @Test
     void aPlatformIdIsNoMerchantId() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Channels(
-                Map.of("market", connected("market", "acct_1A")), market(), Clock.systemUTC()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> channels(
+                Map.of("market", connected("market", "acct_1A")), market()));
         assertTrue(e.getMessage().startsWith("paycallback.platforms.market and paycallback.merchants.market share an id"),
                 e.getMessage());
     }
@@ -239,8 +264,8 @@ class ChannelsTest {
 
     @Test
     void aWechatPartnerIsServedUnderItsIdAndEachSubMerchantUnderItsMerchant() {
-        Channels channels = new Channels(Map.of("shop-a", partnered("market", "1900000201"),
-                "shop-b", partnered("market", "1900000202")), partner(), Clock.systemUTC());
+        Channels channels = channels(Map.of("shop-a", partnered("market", "1900000201"),
+                "shop-b", partnered("market", "1900000202")), partner());
 
         Channel wxpay = channels.get(ChannelId.WXPAY);
         assertTrue(wxpay.serves("market"));
@@ -251,28 +276,28 @@ class ChannelsTest {
 
     @Test
     void wechatSubMerchantsAreCheckedAtStart() {
-        IllegalArgumentException noPartner = assertThrows(IllegalArgumentException.class, () -> new Channels(
-                Map.of("shop-a", partnered("market", "1900000201")), market(), Clock.systemUTC()));
+        IllegalArgumentException noPartner = assertThrows(IllegalArgumentException.class, () -> channels(
+                Map.of("shop-a", partnered("market", "1900000201")), market()));
         assertEquals("paycallback.merchants.shop-a.wxpay-partner.platform names 'market', which has no"
                 + " paycallback.platforms.market.wxpay", noPartner.getMessage());
-        IllegalArgumentException notANumber = assertThrows(IllegalArgumentException.class, () -> new Channels(
-                Map.of("shop-a", partnered("market", "REPLACE_ME")), partner(), Clock.systemUTC()));
+        IllegalArgumentException notANumber = assertThrows(IllegalArgumentException.class, () -> channels(
+                Map.of("shop-a", partnered("market", "REPLACE_ME")), partner()));
         assertEquals("paycallback.merchants.shop-a.wxpay-partner.sub-mchid is not a WeChat Pay merchant number (digits only)",
                 notANumber.getMessage());
-        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> new Channels(
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> channels(
                 Map.of("shop-a", partnered("market", "1900000201"), "shop-b", partnered("market", "1900000201")),
-                partner(), Clock.systemUTC()));
+                partner()));
         assertEquals("paycallback.merchants.shop-b.wxpay-partner.sub-mchid is paycallback.merchants.shop-a"
                 + ".wxpay-partner.sub-mchid too: the notices about it can belong to one merchant only", twice.getMessage());
-        IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> new Channels(
+        IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> channels(
                 Map.of("shop-a", new Merchant(Optional.of(new WxPay("1900000001", API_V3_KEY,
                         Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))), Optional.empty(), Optional.empty(),
                         Optional.empty(), Optional.of(new WxPayPartner("market", "1900000201")), Optional.empty())),
-                partner(), Clock.systemUTC()));
+                partner()));
         assertTrue(both.getMessage().startsWith("paycallback.merchants.shop-a.wxpay and"), both.getMessage());
-        IllegalArgumentException badKey = assertThrows(IllegalArgumentException.class, () -> new Channels(Map.of(),
+        IllegalArgumentException badKey = assertThrows(IllegalArgumentException.class, () -> channels(Map.of(),
                 Map.of("market", new Platform(Optional.empty(), Optional.of(new WxPay("1230000109", "short",
-                        Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))), Optional.empty())), Clock.systemUTC()));
+                        Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))), Optional.empty()))));
         assertEquals("paycallback.platforms.market.wxpay: api-v3-key must be 32 bytes", badKey.getMessage());
     }
 
@@ -288,7 +313,7 @@ class ChannelsTest {
 
     @Test
     void anAlipayThirdPartyAppIsServedUnderItsIdAndEachAuthorisingMerchantUnderItsOwn() {
-        Channels channels = new Channels(Map.of("shop-a", authorising("market", "2021000000000201")), isv(), Clock.systemUTC());
+        Channels channels = channels(Map.of("shop-a", authorising("market", "2021000000000201")), isv());
 
         assertTrue(channels.get(ChannelId.ALIPAY).serves("market"));
         assertTrue(channels.get(ChannelId.ALIPAY).serves("shop-a"));
@@ -305,7 +330,7 @@ class ChannelsTest {
                 Optional.of(new Stripe(List.of(CONNECT_SECRET))),
                 Optional.of(new WxPay("1230000109", API_V3_KEY, Map.of("SERIAL-1", TestKeys.base64Der(KEYS.getPublic())))),
                 Optional.of(new Alipay("2021000000000099", TestKeys.base64Der(KEYS.getPublic())))));
-        Channels channels = new Channels(Map.of(), bare, Clock.systemUTC());
+        Channels channels = channels(Map.of(), bare);
 
         String event = """
                 {"id":"evt_1","object":"event","account":"acct_1A","type":"payment_intent.succeeded","data":{"object":\
@@ -342,17 +367,17 @@ class ChannelsTest {
 
     @Test
     void authorisingMerchantsAreCheckedAtStart() {
-        IllegalArgumentException noApp = assertThrows(IllegalArgumentException.class, () -> new Channels(
-                Map.of("shop-a", authorising("market", "2021000000000201")), market(), Clock.systemUTC()));
+        IllegalArgumentException noApp = assertThrows(IllegalArgumentException.class, () -> channels(
+                Map.of("shop-a", authorising("market", "2021000000000201")), market()));
         assertEquals("paycallback.merchants.shop-a.alipay-isv.platform names 'market', which has no"
                 + " paycallback.platforms.market.alipay", noApp.getMessage());
-        IllegalArgumentException notAnApp = assertThrows(IllegalArgumentException.class, () -> new Channels(
-                Map.of("shop-a", authorising("market", "shop-a")), isv(), Clock.systemUTC()));
+        IllegalArgumentException notAnApp = assertThrows(IllegalArgumentException.class, () -> channels(
+                Map.of("shop-a", authorising("market", "shop-a")), isv()));
         assertEquals("paycallback.merchants.shop-a.alipay-isv.auth-app-id is not an Alipay application id (digits only)",
                 notAnApp.getMessage());
-        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> new Channels(
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> channels(
                 Map.of("shop-a", authorising("market", "2021000000000201"), "shop-b", authorising("market", "2021000000000201")),
-                isv(), Clock.systemUTC()));
+                isv()));
         assertTrue(twice.getMessage().startsWith("paycallback.merchants.shop-b.alipay-isv.auth-app-id is"), twice.getMessage());
     }
 }
