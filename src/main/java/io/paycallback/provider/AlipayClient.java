@@ -91,11 +91,6 @@ public final class AlipayClient implements ProviderApi {
     }
 
     @Override
-    public boolean serves(String merchantId) {
-        return merchants.containsKey(merchantId);
-    }
-
-    @Override
     public Set<String> merchantIds() {
         return merchants.keySet();
     }

@@ -5,7 +5,9 @@ import java.util.Set;
 /** One provider's API for every merchant that has API keys there: the calls, and whose keys it holds. */
 public interface ProviderApi extends ProviderClient, StatementClient {
 
-    boolean serves(String merchantId);
-
     Set<String> merchantIds();
+
+    default boolean serves(String merchantId) {
+        return merchantIds().contains(merchantId);
+    }
 }

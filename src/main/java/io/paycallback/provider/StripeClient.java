@@ -80,11 +80,6 @@ public final class StripeClient implements ProviderApi {
     }
 
     @Override
-    public boolean serves(String merchantId) {
-        return apiKeys.containsKey(merchantId);
-    }
-
-    @Override
     public Set<String> merchantIds() {
         return apiKeys.keySet();
     }

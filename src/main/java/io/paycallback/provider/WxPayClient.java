@@ -110,11 +110,6 @@ public final class WxPayClient implements ProviderApi {
     }
 
     @Override
-    public boolean serves(String merchantId) {
-        return merchants.containsKey(merchantId);
-    }
-
-    @Override
     public Set<String> merchantIds() {
         return merchants.keySet();
     }
