@@ -66,6 +66,7 @@ public class Registry {
     private final long timer;
     private volatile Snapshot current;
     private volatile Optional<String> problem = Optional.of("the registry has not been read yet");
+    private volatile boolean read;
 
     public Registry(PayCallbackConfig config, RegistryConfig registryConfig, RegistryStore store, Pool pool,
                     Channels channels, ProviderClients clients, Clock clock, Vertx vertx, MeterRegistry meters) {
@@ -158,7 +159,13 @@ public class Registry {
     }
 
     private void serve(RegistryStore.Loaded loaded) {
+        read = true;
         serve(loaded.version(), decode(loaded));
+    }
+
+    /** Whether the database's registry has been read since start: until then only properties' merchants are known. */
+    public boolean hasRead() {
+        return read;
     }
 
     private synchronized void serve(long version, RegistryContent database) {
