@@ -11,6 +11,9 @@ import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The audit trail of operator actions: written in the same transaction as the change it records, so there is no
@@ -29,13 +32,37 @@ public class AuditLog {
 
     private static final int TARGET_LENGTH = 512;
 
+    /** What an audited change came to: its result, and its audit entry when it changed anything. */
+    public record Audited<T>(T result, Optional<Long> entry) {
+    }
+
     private final Pool pool;
 
     public AuditLog(Pool pool) {
         this.pool = pool;
     }
 
-    /** Records an action inside the caller's transaction; returns the entry's id. */
+    /**
+     * An operator's change and its entry in one transaction, the entry only when {@code changed} says the change did
+     * anything; its log line once committed. The way a one-row action is audited.
+     */
+    public <T> Uni<Audited<T>> change(String actor, AuditAction action, String target,
+                                      Function<SqlClient, Uni<T>> work, Predicate<T> changed) {
+        return pool.withTransaction(tx -> work.apply(tx).flatMap(result -> changed.test(result)
+                        ? record(tx, actor, action, target, 1).map(entry -> new Audited<>(result, Optional.of(entry)))
+                        : Uni.createFrom().item(new Audited<>(result, Optional.<Long>empty()))))
+                .invoke(audited -> audited.entry().ifPresent(entry -> logged(entry, actor, action, target, 1)));
+    }
+
+    /** A change that answers whether it changed anything; its entry when it did. */
+    public Uni<Optional<Long>> change(String actor, AuditAction action, String target, Function<SqlClient, Uni<Boolean>> work) {
+        return change(actor, action, target, work, Boolean::booleanValue).map(Audited::entry);
+    }
+
+    /**
+     * Records an action inside the caller's transaction, for an action whose transactions are its own (a bulk in
+     * batches, a destination's circuit); the caller logs it with {@link #logged} once committed. Returns the entry's id.
+     */
     public Uni<Long> record(SqlClient client, String actor, AuditAction action, String target, long rows) {
         String shortTarget = target.length() > TARGET_LENGTH ? target.substring(0, TARGET_LENGTH) : target;
         return client.preparedQuery(INSERT).execute(Tuple.of(actor, action.label(), shortTarget, rows))

@@ -10,7 +10,6 @@ import io.paycallback.inbox.CallbackRows;
 import io.paycallback.lease.RowStatus;
 import io.paycallback.lease.Worker;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -33,14 +32,12 @@ public class CallbackActions {
     private final Channels channels;
     private final Worker worker;
     private final AuditLog audit;
-    private final Pool pool;
 
-    public CallbackActions(CallbackRows rows, Channels channels, Worker worker, AuditLog audit, Pool pool) {
+    public CallbackActions(CallbackRows rows, Channels channels, Worker worker, AuditLog audit) {
         this.rows = rows;
         this.channels = channels;
         this.worker = worker;
         this.audit = audit;
-        this.pool = pool;
     }
 
     /** The newest due first, without raw bodies. */
@@ -106,13 +103,10 @@ public class CallbackActions {
             return Uni.createFrom().item(new ActionResult.Unreadable<>("the body no longer reads as a " + kind + " notice"));
         }
         String target = log.table() + "#" + id;
-        return pool.withTransaction(tx -> reset.get().apply(tx).flatMap(done -> done
-                ? audit.record(tx, actor, AuditAction.REPLAY, target, 1).map(Optional::of)
-                : Uni.createFrom().item(Optional.<Long>empty()))).map(entry -> {
+        return audit.change(actor, AuditAction.REPLAY, target, reset.get()).map(entry -> {
             if (entry.isEmpty()) {
                 return ActionResult.conflict("the body's key differs from the row's, or the row changed meanwhile");
             }
-            audit.logged(entry.get(), actor, AuditAction.REPLAY, target, 1);
             worker.handOff(log.leased(), id);
             return ActionResult.done(DeadLetterActions.Queued.pending(id), "replayed: pending again");
         });

@@ -73,14 +73,11 @@ public class DeadLetterActions {
     public Uni<ActionResult<Queued>> requeue(String table, long id, String actor) {
         return ofTable(table, leased -> {
             String target = leased.table() + "#" + id;
-            return pool.withTransaction(tx -> leases.requeue(tx, leased, id).flatMap(requeued -> requeued
-                            ? audit.record(tx, actor, AuditAction.REQUEUE, target, 1).map(Optional::of)
-                            : Uni.createFrom().item(Optional.<Long>empty())))
+            return audit.change(actor, AuditAction.REQUEUE, target, tx -> leases.requeue(tx, leased, id))
                     .flatMap(entry -> {
                         if (entry.isEmpty()) {
                             return notDead(leased, id);
                         }
-                        audit.logged(entry.get(), actor, AuditAction.REQUEUE, target, 1);
                         worker.handOff(leased, id);
                         return Uni.createFrom().item(ActionResult.done(Queued.pending(id), "requeued: pending again"));
                     });
@@ -102,15 +99,12 @@ public class DeadLetterActions {
         }
         return ofTable(table, leased -> {
             String target = leased.table() + "#" + id + ": " + text;
-            return pool.withTransaction(tx -> deadLetters.resolve(tx, leased, id, "resolved by " + actor + ": " + text)
-                            .flatMap(resolved -> resolved
-                                    ? audit.record(tx, actor, AuditAction.RESOLVE, target, 1).map(Optional::of)
-                                    : Uni.createFrom().item(Optional.<Long>empty())))
+            return audit.change(actor, AuditAction.RESOLVE, target,
+                            tx -> deadLetters.resolve(tx, leased, id, "resolved by " + actor + ": " + text))
                     .flatMap(entry -> {
                         if (entry.isEmpty()) {
                             return notDead(leased, id);
                         }
-                        audit.logged(entry.get(), actor, AuditAction.RESOLVE, target, 1);
                         return Uni.createFrom().item(ActionResult.done(
                                 new Resolved(leased.label(), id, text, entry.get()), "resolved"));
                     });

@@ -9,7 +9,6 @@ import io.paycallback.inbox.QuarantinedCallback;
 import io.paycallback.inbox.Reservation;
 import io.paycallback.lease.Pickup;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
@@ -32,14 +31,12 @@ public class QuarantineActions {
     private final Channels channels;
     private final CallbackInbox inbox;
     private final AuditLog audit;
-    private final Pool pool;
 
-    public QuarantineActions(Quarantine quarantine, Channels channels, CallbackInbox inbox, AuditLog audit, Pool pool) {
+    public QuarantineActions(Quarantine quarantine, Channels channels, CallbackInbox inbox, AuditLog audit) {
         this.quarantine = quarantine;
         this.channels = channels;
         this.inbox = inbox;
         this.audit = audit;
-        this.pool = pool;
     }
 
     /** Newest first, without bodies. */
@@ -73,15 +70,12 @@ public class QuarantineActions {
                 : inbox.store(notice, held.body(), Pickup.SCANNER, Optional.empty())
                         .map(reservations -> stored(id, reservations));
         String target = "quarantine#" + id;
-        return stored.flatMap(replayed -> pool.withTransaction(tx -> quarantine.release(tx, id)
-                        .flatMap(released -> released
-                                ? audit.record(tx, actor, AuditAction.QUARANTINE_REPLAY, target, 1).map(Optional::of)
-                                : Uni.createFrom().item(Optional.<Long>empty())))
+        return stored.flatMap(replayed -> audit.change(actor, AuditAction.QUARANTINE_REPLAY, target,
+                        tx -> quarantine.release(tx, id))
                 .map(entry -> {
                     if (entry.isEmpty()) {
                         return ActionResult.<QuarantineReplayed>notFound("no quarantined callback " + id);
                     }
-                    audit.logged(entry.get(), actor, AuditAction.QUARANTINE_REPLAY, target, 1);
                     return ActionResult.done(replayed, "stored".equals(replayed.result()) ? replayed.detail()
                             : "released: " + replayed.detail());
                 }));

@@ -99,19 +99,17 @@ public class StatementActions {
             return refused("a resolution needs a note: what was found and done");
         }
         String target = "statement_discrepancies#" + id + ": " + note.strip();
-        return pool.withTransaction(tx -> discrepancies.resolve(tx, id, note.strip(), actor).flatMap(resolved -> resolved
-                        ? audit.record(tx, actor, AuditAction.STATEMENT_RESOLVE, target, 1).map(Optional::of)
-                        : Uni.createFrom().item(Optional.<Long>empty()))
-                        .flatMap(entry -> discrepancies.find(tx, id).map(found -> {
-                            if (found.isEmpty()) {
-                                return ActionResult.<Discrepancies.Discrepancy>notFound("no discrepancy #" + id);
-                            }
-                            if (entry.isEmpty()) {
-                                return ActionResult.conflict("discrepancy #" + id + " is not open", found.get());
-                            }
-                            audit.logged(entry.get(), actor, AuditAction.STATEMENT_RESOLVE, target, 1);
-                            return ActionResult.done(found.get(), "resolved");
-                        })));
+        return audit.change(actor, AuditAction.STATEMENT_RESOLVE, target,
+                        tx -> discrepancies.resolve(tx, id, note.strip(), actor))
+                .flatMap(entry -> pool.withTransaction(tx -> discrepancies.find(tx, id)).map(found -> {
+                    if (found.isEmpty()) {
+                        return ActionResult.<Discrepancies.Discrepancy>notFound("no discrepancy #" + id);
+                    }
+                    if (entry.isEmpty()) {
+                        return ActionResult.conflict("discrepancy #" + id + " is not open", found.get());
+                    }
+                    return ActionResult.done(found.get(), "resolved");
+                }));
     }
 
     /** Enrols the date's run, or requeues it: the bill is fetched and compared again. Needs the merchant's API keys. */
@@ -127,15 +125,11 @@ public class StatementActions {
             return refused("merchant " + merchant + " has no API keys for " + provider.get().path());
         }
         String target = "statement_runs " + merchant + "/" + provider.get().path() + "/" + day.get();
-        return pool.withTransaction(tx -> runs.rerun(tx, merchant, provider.get(), day.get()).flatMap(outcome ->
-                        outcome == StatementRuns.Rerun.ALREADY_PENDING
-                                ? Uni.createFrom().item(new Rerun(outcome, 0))
-                                : audit.record(tx, actor, AuditAction.STATEMENT_RERUN, target, 1)
-                                .map(entry -> new Rerun(outcome, entry))))
-                .map(rerun -> {
-                    if (rerun.auditId() > 0) {
-                        audit.logged(rerun.auditId(), actor, AuditAction.STATEMENT_RERUN, target, 1);
-                    }
+        return audit.change(actor, AuditAction.STATEMENT_RERUN, target,
+                        tx -> runs.rerun(tx, merchant, provider.get(), day.get()),
+                        outcome -> outcome != StatementRuns.Rerun.ALREADY_PENDING)
+                .map(audited -> {
+                    Rerun rerun = new Rerun(audited.result(), audited.entry().orElse(0L));
                     return ActionResult.done(rerun, switch (rerun.outcome()) {
                         case ENROLLED -> "enrolled: the run starts within seconds";
                         case REQUEUED -> "queued again: the run starts within seconds";

@@ -18,12 +18,9 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.spi.ObserverMethod;
 import org.jboss.logging.Logger;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,9 +37,10 @@ import java.util.function.Function;
  * database, served by every instance as one immutable snapshot. Each instance asks for the registry's version every
  * {@code paycallback.registry.poll-interval}; when it moved, it reads the whole registry in one transaction, opens the
  * secrets, builds the channels and the provider clients aside and swaps them in at once. A failed read or build keeps
- * the snapshot served before. A callback pays nothing for this: it reads the snapshot its channel holds.
+ * the snapshot served before. A callback pays nothing for this: it reads the snapshot its channel holds. It starts
+ * before the other start-up beans, which may ask which merchants have keys.
  */
-@Startup
+@Startup(ObserverMethod.DEFAULT_PRIORITY - 100)
 @ApplicationScoped
 public class Registry {
 
@@ -98,17 +96,8 @@ public class Registry {
     }
 
     private static KeyEncryptionKeys keys(RegistryConfig config) {
-        List<String> entries = new ArrayList<>(config.keyEncryptionKeys().orElse(List.of()));
-        String source = "paycallback.registry.key-encryption-keys";
-        if (config.keyEncryptionKeysFile().isPresent()) {
-            source = "paycallback.registry.key-encryption-keys-file";
-            try {
-                entries.addAll(0, Files.readAllLines(Path.of(config.keyEncryptionKeysFile().get())));
-            } catch (IOException e) {
-                throw new UncheckedIOException(source + " cannot be read", e);
-            }
-        }
-        return KeyEncryptionKeys.parse(entries, source);
+        return KeyEncryptionKeys.parse(config.keyEncryptionKeys().orElse(List.of()),
+                "paycallback.registry.key-encryption-keys");
     }
 
     public Snapshot snapshot() {

@@ -16,12 +16,9 @@ public interface RegistryConfig {
     Duration pollInterval();
 
     /**
-     * Key-encryption keys, {@code id:base64-of-32-bytes}, the first sealing new secrets; from an environment variable
-     * or the Kubernetes Secret. Without one, merchants can still be declared in properties, but nothing secret can be
+     * Key-encryption keys, {@code id:base64-of-32-bytes}, the first sealing new secrets; from the Kubernetes Secret as
+     * an environment variable. Without one, merchants can still be declared in properties, but nothing secret can be
      * stored through the API.
      */
     Optional<List<String>> keyEncryptionKeys();
-
-    /** A file with one {@code id:base64} key a line, the first sealing new secrets: a mounted Secret's key. */
-    Optional<String> keyEncryptionKeysFile();
 }

@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,7 +50,8 @@ public class StatementMetrics {
     private final Clock clock;
     private final Map<DiscrepancyKind, AtomicLong> open = new EnumMap<>(DiscrepancyKind.class);
     private final AtomicLong oldestOpenSeconds = new AtomicLong();
-    private final Map<ChannelId, AtomicLong> lastSuccess = new EnumMap<>(ChannelId.class);
+    private final Map<ChannelId, AtomicLong> lastSuccess = new ConcurrentHashMap<>();
+    private final ProviderClients providers;
 
     public StatementMetrics(MeterRegistry registry, Discrepancies discrepancies, StatementRuns runs,
                             ProviderClients providers, Clock clock) {
@@ -57,20 +59,14 @@ public class StatementMetrics {
         this.discrepancies = discrepancies;
         this.runs = runs;
         this.clock = clock;
+        this.providers = providers;
         for (ChannelId channel : ChannelId.values()) {
             for (RunTry result : RunTry.values()) {
                 runs(channel, result);
             }
             lines(channel);
-            // Only providers somebody has keys for are expected to run; until one succeeds, the start counts.
-            if (!providers.merchants(channel).isEmpty()) {
-                AtomicLong since = new AtomicLong(clock.instant().getEpochSecond());
-                lastSuccess.put(channel, since);
-                Gauge.builder(LAST_SUCCESS, since, AtomicLong::get).tag("channel", channel.path())
-                        .description("When a statement run of the provider last compared its bill (or the start)")
-                        .register(registry);
-            }
         }
+        expectRuns();
         for (DiscrepancyKind kind : DiscrepancyKind.values()) {
             if (kind == DiscrepancyKind.UNKNOWN) {
                 continue;
@@ -103,7 +99,24 @@ public class StatementMetrics {
     }
 
     /** Recounts the gauges now; blocking, for the scheduler and tests. Ages come from the database's clock. */
+    /**
+     * Only providers somebody has keys for are expected to run; until one succeeds, the time it was first expected
+     * counts. The merchant registry can give a provider its first keys at any time, so this is asked at every recount.
+     */
+    private void expectRuns() {
+        for (ChannelId channel : ChannelId.values()) {
+            if (!lastSuccess.containsKey(channel) && !providers.merchants(channel).isEmpty()) {
+                AtomicLong since = new AtomicLong(clock.instant().getEpochSecond());
+                lastSuccess.put(channel, since);
+                Gauge.builder(LAST_SUCCESS, since, AtomicLong::get).tag("channel", channel.path())
+                        .description("When a statement run of the provider last compared its bill (or since it was first expected)")
+                        .register(registry);
+            }
+        }
+    }
+
     public void recount(Duration timeout) {
+        expectRuns();
         Map<DiscrepancyKind, Discrepancies.OpenCount> counts = discrepancies.openByKind().await().atMost(timeout);
         long oldest = 0;
         for (var entry : counts.entrySet()) {

@@ -114,7 +114,10 @@ class ManifestsTest {
             "paycallback_destination_state",
             "paycallback_destination_backlog",
             "paycallback_destination_oldest_pending_seconds",
-            "paycallback_destination_recoveries_total");
+            "paycallback_destination_recoveries_total",
+            // RegistryFaultIT reads the version from the running services' /q/metrics.
+            "paycallback_registry_version",
+            "paycallback_registry_reload_failures_total");
     /** Prometheus's own per-target series, for the target-down alert. */
     private static final String SCRAPE_HEALTH = "up";
     private static final Map<String, Set<String>> LABEL_VALUES = Map.of(
