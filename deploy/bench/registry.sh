@@ -17,7 +17,8 @@
 #   4. CHANGES times one PUT /admin/registry/merchants/m00001/accounts/stripe (a new webhook secret): the answer's
 #      wall time (the change's transaction and the writing instance's full reload) and the time until the version
 #      gauge shows it; the service's CPU per change (from /proc, over the change and SETTLE seconds after it, less
-#      the idle rate measured before); medians;
+#      the idle rate measured before); medians; then CHANGES times a row written into registry_changes beside the
+#      service, as another instance's change: the poll's reload alone, what every instance but the writer pays;
 #   5. a restart on the seeded registry: exec to ready, and to the registry version being served.
 # The table goes to stdout and target/bench/registry-figures.txt, service logs to target/bench/registry-*.log.
 # Knobs: MERCHANTS (10000), PLATFORMS (100), SUB_MERCHANTS (10000), CHANGES (5), SETTLE (3 s), PROFILE (0),
@@ -62,6 +63,14 @@ now_ms() { date +%s%3N; }
 seconds() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+# The largest heap a full collection left behind in this start's GC log (what was live at once), with the heap's
+# size then; and the collections' pauses so far (ms), which /proc counts in the CPU and a JFR profile does not sample.
+gc_peak() {
+  sed -n 's/.*Pause Full.* [0-9]*M->\([0-9]*\)M(\([0-9]*\)M).*/\1 \2/p' "$WORK/registry-gc-$START_NO.log" | sort -n |
+    tail -1 | awk '{ printf "%s (heap %s)", $1, $2 }'
+}
+gc_pause_ms() { awk '/Pause/ { sub(/ms$/, "", $NF); t += $NF } END { printf "%.0f", t }' "$WORK/registry-gc-$START_NO.log"; }
+
 FIGURES=()
 figure() { FIGURES+=("$1|$2"); log "$1: $2"; }
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -84,6 +93,7 @@ died() {
   local reason
   reason=$(grep -o 'Terminating due to [^"]*' "$WORK/registry-$START_NO.log" | head -1 || true)
   figure "service #$START_NO exited during: $1" "${reason:-exited, see target/bench/registry-$START_NO.log}"
+  figure "largest heap live after a full collection before it exited (GC log), MB" "$(gc_peak)"
   exit 1
 }
 
@@ -263,13 +273,15 @@ if [[ $PROFILE == 1 ]]; then
   "$JDK_BIN/jcmd" "$SERVICE_PID" JFR.start name=registry settings=profile filename="$WORK/registry-changes.jfr" >/dev/null
 fi
 walls=() serves=() cpus=()
+pause0=$(gc_pause_ms)
 for i in $(seq 1 "$CHANGES"); do
   body="{\"webhookSecrets\":[\"whsec_benchChange$(date +%s%N)\"],\"apiKey\":\"sk_test_benchChange$i\"}"
   before=$(db_version)
   c0=$(cpu_ms); t0=$(now_ms)
   code=$(curl -sS -o "$WORK/registry-change-$i.json" -w '%{http_code}' -X PUT -H "Authorization: Bearer $OPERATOR_TOKEN" \
-    -H 'Content-Type: application/json' --data "$body" "$APP/admin/registry/merchants/m00001/accounts/stripe")
+    -H 'Content-Type: application/json' --data "$body" "$APP/admin/registry/merchants/m00001/accounts/stripe") || true
   t1=$(now_ms)
+  kill -0 "$SERVICE_PID" 2>/dev/null || died "API change $i"
   [[ $code == 200 ]] || { cat "$WORK/registry-change-$i.json" >&2; echo "change $i answered $code" >&2; exit 1; }
   after=$(db_version)
   ((after == before + 1)) || { echo "change $i moved the version from $before to $after" >&2; exit 1; }
@@ -288,7 +300,28 @@ fi
 figure "one change (PUT account): answer wall time, median of $CHANGES, ms" "$(echo "${walls[*]}" | median) (${walls[*]})"
 figure "one change: request to version gauge moved, median, ms" "$(echo "${serves[*]}" | median) (${serves[*]})"
 figure "one change: service CPU beyond idle, median, ms" "$(echo "${cpus[*]}" | median) (${cpus[*]})"
+figure "GC pauses during the $CHANGES API changes, ms in all" "$(($(gc_pause_ms) - pause0))"
 figure "after the changes: RSS, MB" "$(rss_mb)"
+
+# ---- 4b. a change another instance made: this one's poll alone reloads ---------------------------------------------
+# A row in registry_changes written beside the service moves the version as another instance's change does; the poll
+# then reads and rebuilds everything, which is what every instance but the writer pays per change.
+polls=() poll_cpus=()
+pause0=$(gc_pause_ms)
+for i in $(seq 1 "$CHANGES"); do
+  c0=$(cpu_ms); t0=$(now_ms)
+  sql "$DB" -e "INSERT INTO registry_changes (actor, action, owner_id, created_at) VALUES ('bench', 'bench-touch', 'bench-seed', NOW(3))"
+  wait_version "$(db_version)"; t2=$SERVED_MS
+  sleep "$SETTLE"
+  c1=$(cpu_ms); t3=$(now_ms)
+  polls+=($((t2 - t0)))
+  poll_cpus+=("$(awk -v c=$((c1 - c0)) -v ms=$((t3 - t0)) -v r="$idle_rate" 'BEGIN { printf "%.0f", c - r * ms }')")
+  log "change $i by another instance: served after $((t2 - t0)) ms (poll interval included), CPU ${poll_cpus[-1]} ms beyond idle"
+done
+figure "a change by another instance: committed to version gauge moved (poll + reload), median, ms" "$(echo "${polls[*]}" | median) (${polls[*]})"
+figure "a change by another instance: service CPU beyond idle, median, ms" "$(echo "${poll_cpus[*]}" | median) (${poll_cpus[*]})"
+figure "GC pauses during the $CHANGES changes by another instance, ms in all" "$(($(gc_pause_ms) - pause0))"
+figure "largest heap live after a full collection (GC log), MB" "$(gc_peak)"
 
 # ---- 5. a restart on the seeded registry ------------------------------------------------------------------------
 version=$(db_version)
