@@ -20,6 +20,11 @@ public record AccountRequest(String mode, String platform, String subId, String 
                              String merchantPrivateKey, String appId, String publicKey, String appPrivateKey,
                              List<String> webhookSecrets, String apiKey) {
 
+    /** A platform's keys as this asks for them, with nothing to keep: what the API writes for a new account. */
+    public ProviderKeys platformKeys(ChannelId provider) {
+        return platformKeys(provider, Optional.empty());
+    }
+
     /** The merchant's account this asks for, keeping the secrets of {@code existing} that it leaves out. */
     Account merchantAccount(ChannelId provider, Optional<Account> existing) {
         String wanted = mode == null ? StoredAccount.Mode.DIRECT.label() : mode;

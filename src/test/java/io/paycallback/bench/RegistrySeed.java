@@ -1,11 +1,11 @@
 package io.paycallback.bench;
 
 import io.paycallback.registry.Account;
+import io.paycallback.registry.AccountRequest;
+import io.paycallback.trade.ChannelId;
 import io.paycallback.registry.Envelope;
-import io.paycallback.registry.Fingerprint;
 import io.paycallback.registry.KeyEncryptionKeys;
 import io.paycallback.registry.ProviderKeys;
-import io.paycallback.registry.RotatingKey;
 import io.paycallback.registry.StoredAccount;
 import io.paycallback.trade.ChannelId;
 
@@ -21,6 +21,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -129,16 +130,16 @@ public final class RegistrySeed {
         return String.format("p%03d", i);
     }
 
-    private ProviderKeys.Stripe stripe() {
-        String secret = "whsec_" + text(32);
-        return new ProviderKeys.Stripe(List.of(new RotatingKey(Fingerprint.of(secret), secret, Optional.empty())),
-                Optional.of("sk_test_" + text(24)));
+    /** Keys as an operator writes them through the API. */
+    private ProviderKeys stripe() {
+        return new AccountRequest(null, null, null, null, null, null, null, null, null, null, null, null,
+                List.of("whsec_" + text(32)), "sk_test_" + text(24)).platformKeys(ChannelId.STRIPE);
     }
 
-    private ProviderKeys.WxPay wxpay(String mchid) {
-        return new ProviderKeys.WxPay(mchid, text(32),
-                List.of(new RotatingKey("PUB_KEY_ID_01" + mchid + "0000000001", publicKey, Optional.empty())),
-                Optional.of(hex(40)), Optional.of(privateKeyPem));
+    private ProviderKeys wxpay(String mchid) {
+        return new AccountRequest(null, null, null, null, mchid, text(32),
+                Map.of("PUB_KEY_ID_01" + mchid + "0000000001", publicKey), hex(40), privateKeyPem, null, null, null,
+                null, null).platformKeys(ChannelId.WXPAY);
     }
 
     private String text(int length) {
