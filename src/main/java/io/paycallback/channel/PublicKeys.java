@@ -8,7 +8,6 @@ import java.security.PublicKey;
 import java.security.cert.CertificateFactory;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.X509EncodedKeySpec;
-import java.util.Base64;
 
 /** RSA public keys as operators paste them into configuration. */
 public final class PublicKeys {
@@ -64,8 +63,9 @@ public final class PublicKeys {
         } else if (value.contains("-----BEGIN")) {
             throw new IllegalArgumentException("unsupported PEM type");
         }
-        return Base64.getDecoder().decode(base64.replaceAll("\\s", ""));
+        return PastedBase64.decode(base64);
     }
+
 
     private static PublicKey fromSubjectPublicKeyInfo(byte[] der) throws GeneralSecurityException {
         return KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(der));

@@ -3,12 +3,10 @@ package io.paycallback.registry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paycallback.channel.Channel;
-import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.alipay.AlipayChannel;
 import io.paycallback.channel.alipay.AlipayMerchant;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.provider.AlipayClient;
-import io.paycallback.provider.PrivateKeys;
 import io.paycallback.provider.ProviderApi;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.trade.ChannelId;
@@ -129,11 +127,11 @@ final class AlipayModule implements ProviderModule<AlipayModule.Keys> {
     }
 
     @Override
-    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock) {
+    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock, ParsedKeys parsed) {
         Map<String, AlipayMerchant> merchants = new HashMap<>();
         for (Served<Keys> one : served) {
             String section = one.section() + ".alipay";
-            java.security.PublicKey publicKey = PublicKeys.parse(one.keys().publicKey(), section + ".public-key");
+            java.security.PublicKey publicKey = parsed.publicKey(one.keys().publicKey(), section + ".public-key");
             try {
                 merchants.put(one.id(), new AlipayMerchant(one.keys().appId(), publicKey, one.endpoint()));
             } catch (IllegalArgumentException e) {
@@ -144,7 +142,8 @@ final class AlipayModule implements ProviderModule<AlipayModule.Keys> {
     }
 
     @Override
-    public ProviderApi client(ProviderClients.Context context, Channel channel, List<Caller<Keys>> callers) {
+    public ProviderApi client(ProviderClients.Context context, Channel channel, List<Caller<Keys>> callers,
+                              ParsedKeys parsed) {
         Map<String, AlipayClient.Keys> merchants = new HashMap<>();
         for (Caller<Keys> caller : callers) {
             Keys keys = caller.keys();
@@ -154,8 +153,8 @@ final class AlipayModule implements ProviderModule<AlipayModule.Keys> {
                 continue;
             }
             merchants.put(caller.merchantId(), new AlipayClient.Keys(keys.appId(),
-                    PrivateKeys.parse(keys.appPrivateKey().get(), section + "app-private-key"),
-                    PublicKeys.parse(keys.publicKey(), section + "public-key"), token.flatMap(t -> t)));
+                    parsed.privateKey(keys.appPrivateKey().get(), section + "app-private-key"),
+                    parsed.publicKey(keys.publicKey(), section + "public-key"), token.flatMap(t -> t)));
         }
         return AlipayClient.of(context, merchants);
     }

@@ -22,7 +22,7 @@ import java.util.Optional;
  *
  * @param <K> the provider's keys
  */
-public interface ProviderModule<K extends ProviderKeys> {
+interface ProviderModule<K extends ProviderKeys> {
 
     ChannelId id();
 
@@ -91,10 +91,10 @@ public interface ProviderModule<K extends ProviderKeys> {
     // ---- serving
 
     /** @throws IllegalArgumentException naming the key at fault */
-    Channel channel(List<Served<K>> served, Instant now, Clock clock);
+    Channel channel(List<Served<K>> served, Instant now, Clock clock, ParsedKeys parsed);
 
     /** @throws IllegalArgumentException naming the key at fault */
-    ProviderApi client(ProviderClients.Context context, Channel channel, List<Caller<K>> callers);
+    ProviderApi client(ProviderClients.Context context, Channel channel, List<Caller<K>> callers, ParsedKeys parsed);
 
     default K cast(ProviderKeys keys) {
         return keysType().cast(keys);

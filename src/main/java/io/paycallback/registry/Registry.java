@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -61,6 +62,9 @@ public class Registry {
     private final Vertx vertx;
     private final Counter failures;
     private final AtomicBoolean polling = new AtomicBoolean();
+    /** The highest version a read has been started for: a poll does not read again what a change's reload reads. */
+    private final AtomicLong requested = new AtomicLong(-1);
+    private ParsedKeys parsed = ParsedKeys.none();
     private final long timer;
     private volatile Snapshot current;
     private volatile Optional<String> problem = Optional.of("the registry has not been read yet");
@@ -81,9 +85,11 @@ public class Registry {
                 .register(meters);
         this.current = new Snapshot(-1, RegistryContent.empty(), configured, configured.nextRetirement(clock.instant()));
         // Before any request is served (the HTTP server opens after start-up): a bad key in properties fails the start.
-        Serving.Built built = Serving.build(configured, clock.instant(), clock, clients.context());
+        ParsedKeys first = parsed.next();
+        Serving.Built built = Serving.build(configured, clock.instant(), clock, clients.context(), first);
         channels.replace(built.channels());
         clients.replace(built.clients());
+        parsed = first;
         io.micrometer.core.instrument.Gauge.builder("paycallback.registry.version", this, r -> r.current.version())
                 .description("The registry version this instance serves (-1 until its first read)").register(meters);
         this.timer = vertx.setPeriodic(Math.max(50, registryConfig.pollInterval().toMillis()), id -> poll());
@@ -123,14 +129,14 @@ public class Registry {
         }
         Snapshot seen = current;
         store.version()
-                .flatMap(version -> version == seen.version() ? Uni.createFrom().item(Optional.<RegistryStore.Loaded>empty())
-                        : store.load().map(Optional::of))
+                .flatMap(version -> version <= requested.get() ? Uni.createFrom().item(Optional.<RegistryStore.Loaded>empty())
+                        : read(version).map(Optional::of))
                 .emitOn(Infrastructure.getDefaultWorkerPool())
                 .invoke(loaded -> {
                     if (loaded.isPresent()) {
                         serve(loaded.get());
                     } else if (seen.nextRetirement().filter(at -> !clock.instant().isBefore(at)).isPresent()) {
-                        serve(seen.version(), seen.database());
+                        rebuild(seen);
                     }
                 })
                 .subscribe().with(ok -> polling.set(false), failure -> {
@@ -142,14 +148,27 @@ public class Registry {
                 });
     }
 
-    /** Reads the registry now and serves it, as the instance that made a change does before it answers. */
-    public Uni<Void> reload() {
-        return store.load().emitOn(Infrastructure.getDefaultWorkerPool()).invoke(this::serve).replaceWithVoid();
+    /** Reads the registry, known to be at {@code version} at least; a failed read lets the next poll try again. */
+    private Uni<RegistryStore.Loaded> read(long version) {
+        requested.accumulateAndGet(version, Math::max);
+        return store.load().onFailure().invoke(failure -> requested.set(current.version()));
+    }
+
+    /** Reads the registry after a change made here and serves it, so that this instance answers with it served. */
+    private Uni<Void> reload(long version) {
+        return read(version).emitOn(Infrastructure.getDefaultWorkerPool()).invoke(this::serve).replaceWithVoid();
     }
 
     private void serve(RegistryStore.Loaded loaded) {
         read = true;
-        serve(loaded.version(), decode(loaded));
+        if (loaded.version() > current.version()) {
+            serve(loaded.version(), decode(loaded));
+        }
+    }
+
+    /** The same version again, for a key whose retirement time has come. */
+    private void rebuild(Snapshot seen) {
+        serve(seen.version(), seen.database());
     }
 
     /** Whether the database's registry has been read since start: until then only properties' merchants are known. */
@@ -168,9 +187,10 @@ public class Registry {
                     + " the properties' entries are served", shadowed);
         }
         Instant now = clock.instant();
+        ParsedKeys next = parsed.next();
         Serving.Built built;
         try {
-            built = Serving.build(all, now, clock, clients.context());
+            built = Serving.build(all, now, clock, clients.context(), next);
         } catch (IllegalArgumentException e) {
             failures.increment();
             problem = Optional.of("registry version " + version + " cannot be served: " + e.getMessage());
@@ -180,6 +200,7 @@ public class Registry {
         }
         channels.replace(built.channels());
         clients.replace(built.clients());
+        parsed = next;
         current = new Snapshot(version, database, all, all.nextRetirement(now));
         problem = Optional.empty();
     }
@@ -231,8 +252,13 @@ public class Registry {
                 }).flatMap(content -> write(tx, actor, edit.apply(content), content, audit)))
                 .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(failure -> new Written.Conflict(
                         "another change took that id, or that sub-merchant id, first; nothing was written"))
-                .flatMap(written -> written instanceof Written.Changed ? reload().replaceWith(written)
+                .flatMap(written -> written instanceof Written.Changed changed ? reload(changed.version()).replaceWith(written)
                         : Uni.createFrom().item(written));
+    }
+
+    /** The keys a change is checked with: those served now, and the change's own parsed on top, then dropped. */
+    private synchronized ParsedKeys checking() {
+        return parsed.next();
     }
 
     private Uni<Written> write(SqlClient tx, String actor, Edit edit, RegistryContent content,
@@ -269,7 +295,7 @@ public class Registry {
             action = merchant.action();
             provider = merchant.provider();
             summary = merchant.summary();
-            invalid = RegistryChecks.merchant(merchant.after(), content, clock, clients.context());
+            invalid = RegistryChecks.merchant(merchant.after(), content, clock, clients.context(), checking());
         } else {
             Edit.Platform platform = (Edit.Platform) edit;
             ownerId = platform.after().id();
@@ -282,7 +308,7 @@ public class Registry {
             action = platform.action();
             provider = platform.provider();
             summary = platform.summary();
-            invalid = RegistryChecks.platform(platform.after(), content, clock, clients.context());
+            invalid = RegistryChecks.platform(platform.after(), content, clock, clients.context(), checking());
         }
         if (invalid.isPresent()) {
             return Uni.createFrom().item(new Written.Refused(invalid.get()));

@@ -20,7 +20,7 @@ final class RegistryChecks {
 
     /** @return what is wrong, naming the field; empty when the merchant can be served */
     static Optional<String> merchant(MerchantEntry merchant, RegistryContent content, Clock clock,
-                                     ProviderClients.Context context) {
+                                     ProviderClients.Context context, ParsedKeys parsed) {
         if (!MerchantEntry.isId(merchant.id())) {
             return Optional.of("a merchant id is 1 to 32 letters, digits, '-' or '_', starting with a letter or digit");
         }
@@ -51,11 +51,11 @@ final class RegistryChecks {
             }
             alone = alone.with(platform.get().enabled(true));
         }
-        return built(alone, clock, context);
+        return built(alone, clock, context, parsed);
     }
 
     static Optional<String> platform(PlatformEntry platform, RegistryContent content, Clock clock,
-                                     ProviderClients.Context context) {
+                                     ProviderClients.Context context, ParsedKeys parsed) {
         if (!MerchantEntry.isId(platform.id())) {
             return Optional.of("a platform id is 1 to 32 letters, digits, '-' or '_', starting with a letter or digit");
         }
@@ -70,12 +70,13 @@ final class RegistryChecks {
         if (orphaned.isPresent()) {
             return orphaned;
         }
-        return built(new RegistryContent(Map.of(), Map.of(platform.id(), platform.enabled(true))), clock, context);
+        return built(new RegistryContent(Map.of(), Map.of(platform.id(), platform.enabled(true))), clock, context, parsed);
     }
 
-    private static Optional<String> built(RegistryContent content, Clock clock, ProviderClients.Context context) {
+    private static Optional<String> built(RegistryContent content, Clock clock, ProviderClients.Context context,
+                                          ParsedKeys parsed) {
         try {
-            Serving.build(content, clock.instant(), clock, context);
+            Serving.build(content, clock.instant(), clock, context, parsed);
             return Optional.empty();
         } catch (IllegalArgumentException e) {
             return Optional.of(e.getMessage());

@@ -33,17 +33,18 @@ final class Serving {
     }
 
     /** @throws IllegalArgumentException naming the key at fault */
-    static Built build(RegistryContent content, Instant now, Clock clock, ProviderClients.Context context) {
+    static Built build(RegistryContent content, Instant now, Clock clock, ProviderClients.Context context,
+                       ParsedKeys parsed) {
         Map<ChannelId, Channel> channels = new EnumMap<>(ChannelId.class);
         Map<ChannelId, ProviderApi> clients = new EnumMap<>(ChannelId.class);
         for (ProviderModule<?> module : ProviderModules.all()) {
-            build(module, content, now, clock, context, channels, clients);
+            build(module, content, now, clock, context, parsed, channels, clients);
         }
         return new Built(channels, clients);
     }
 
     private static <K extends ProviderKeys> void build(ProviderModule<K> module, RegistryContent content, Instant now,
-                                                       Clock clock, ProviderClients.Context context,
+                                                       Clock clock, ProviderClients.Context context, ParsedKeys parsed,
                                                        Map<ChannelId, Channel> channels, Map<ChannelId, ProviderApi> clients) {
         List<ProviderModule.Served<K>> served = new ArrayList<>();
         List<ProviderModule.Caller<K>> callers = new ArrayList<>();
@@ -82,9 +83,9 @@ final class Serving {
                     subs.forEach((subId, merchantId) -> served.add(new ProviderModule.Served<>(merchantId, section, keys,
                             new Endpoint.Platform(Map.of(subId, merchantId)))));
                 });
-        Channel channel = module.channel(served, now, clock);
+        Channel channel = module.channel(served, now, clock, parsed);
         channels.put(module.id(), channel);
-        clients.put(module.id(), module.client(context, channel, callers));
+        clients.put(module.id(), module.client(context, channel, callers, parsed));
     }
 
     /** The platform a sub-merchant is served through, when it is enabled and has that provider's keys. */

@@ -136,7 +136,7 @@ final class StripeModule implements ProviderModule<StripeModule.Keys> {
     }
 
     @Override
-    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock) {
+    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock, ParsedKeys parsed) {
         Map<String, StripeMerchant> merchants = new HashMap<>();
         for (Served<Keys> one : served) {
             List<String> live = one.keys().webhookSecrets().stream().filter(key -> key.liveAt(now))
@@ -151,7 +151,8 @@ final class StripeModule implements ProviderModule<StripeModule.Keys> {
     }
 
     @Override
-    public ProviderApi client(ProviderClients.Context context, Channel channel, List<Caller<Keys>> callers) {
+    public ProviderApi client(ProviderClients.Context context, Channel channel, List<Caller<Keys>> callers,
+                              ParsedKeys parsed) {
         Map<String, StripeClient.Keys> merchants = new HashMap<>();
         for (Caller<Keys> caller : callers) {
             caller.keys().apiKey().ifPresent(key -> {

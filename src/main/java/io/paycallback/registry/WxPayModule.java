@@ -3,11 +3,9 @@ package io.paycallback.registry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paycallback.channel.Channel;
-import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.wxpay.WxPayChannel;
 import io.paycallback.channel.wxpay.WxPayMerchant;
 import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.provider.PrivateKeys;
 import io.paycallback.provider.ProviderApi;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.WxPayClient;
@@ -154,13 +152,13 @@ final class WxPayModule implements ProviderModule<WxPayModule.Keys> {
     }
 
     @Override
-    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock) {
+    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock, ParsedKeys parsed) {
         Map<String, WxPayMerchant> merchants = new HashMap<>();
         for (Served<Keys> one : served) {
             String section = one.section() + ".wxpay";
             Map<String, PublicKey> publicKeys = new HashMap<>();
             one.keys().publicKeys().stream().filter(key -> key.liveAt(now)).forEach(key ->
-                    publicKeys.put(key.serial(), PublicKeys.parse(key.value(), section + ".public-keys." + key.serial())));
+                    publicKeys.put(key.serial(), parsed.publicKey(key.value(), section + ".public-keys." + key.serial())));
             try {
                 merchants.put(one.id(), new WxPayMerchant(one.keys().mchid(), WxPayMerchant.apiV3Key(one.keys().apiV3Key()),
                         publicKeys, one.endpoint()));
@@ -172,7 +170,8 @@ final class WxPayModule implements ProviderModule<WxPayModule.Keys> {
     }
 
     @Override
-    public ProviderApi client(ProviderClients.Context context, Channel channel, List<Caller<Keys>> callers) {
+    public ProviderApi client(ProviderClients.Context context, Channel channel, List<Caller<Keys>> callers,
+                              ParsedKeys parsed) {
         Map<String, WxPayClient.Keys> merchants = new HashMap<>();
         for (Caller<Keys> caller : callers) {
             Keys keys = caller.keys();
@@ -185,7 +184,7 @@ final class WxPayModule implements ProviderModule<WxPayModule.Keys> {
                 throw new IllegalArgumentException(section + "merchant-serial is not a certificate serial (hexadecimal)");
             });
             keys.merchantSerial().ifPresent(serial -> merchants.put(caller.merchantId(), new WxPayClient.Keys(keys.mchid(),
-                    serial, PrivateKeys.parse(keys.merchantPrivateKey().orElseThrow(), section + "merchant-private-key"),
+                    serial, parsed.privateKey(keys.merchantPrivateKey().orElseThrow(), section + "merchant-private-key"),
                     caller.as().map(Account.SubMerchant::subId))));
         }
         return WxPayClient.of(context, (WxPayChannel) channel, merchants);

@@ -99,7 +99,7 @@ class EditsTest {
     private static List<String> stripeServes(RegistryContent content) {
         ProviderClients.Context context = new ProviderClients.Context(null, null, Clock.systemUTC(), Duration.ofSeconds(5),
                 "http://127.0.0.1:9", "http://127.0.0.1:9", "http://127.0.0.1:9", null);
-        Channel stripe = Serving.build(content, NOW, Clock.systemUTC(), context).channels().get(ChannelId.STRIPE);
+        Channel stripe = Serving.build(content, NOW, Clock.systemUTC(), context, ParsedKeys.none()).channels().get(ChannelId.STRIPE);
         return java.util.stream.Stream.of("mkt", "shop").filter(stripe::serves).toList();
     }
 }

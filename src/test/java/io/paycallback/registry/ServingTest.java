@@ -83,7 +83,7 @@ class ServingTest {
     private static Channels channels(Map<String, PayCallbackConfig.Merchant> merchants,
                                      Map<String, PayCallbackConfig.Platform> platforms) {
         Serving.Built built = Serving.build(RegistryContent.fromConfiguration(merchants, platforms), Instant.now(),
-                Clock.systemUTC(), CONTEXT);
+                Clock.systemUTC(), CONTEXT, ParsedKeys.none());
         Channels channels = new Channels();
         channels.replace(built.channels());
         return channels;
