@@ -32,8 +32,6 @@ public interface PayCallbackConfig {
 
     Callback callback();
 
-    Retry retry();
-
     Admin admin();
 
     Downstream downstream();
@@ -174,48 +172,6 @@ public interface PayCallbackConfig {
         Duration ttl();
     }
 
-    interface Retry {
-        /** Delay after the n-th failure; its length is the number of tries before a dead letter. */
-        @WithDefault("10s,30s,60s,5m,15m,30m,1h,2h")
-        List<Duration> backoff();
-
-        @WithDefault("60s")
-        Duration lease();
-
-        @WithDefault("5s")
-        Duration scanInterval();
-
-        /** Time after start-up before the first scan. */
-        @WithDefault("5s")
-        Duration scanDelay();
-
-        /**
-         * Rows leased per scan statement: the workers times {@link #transactionSize}, so one scan keeps every worker
-         * busy with a full transaction.
-         */
-        @WithDefault("800")
-        int batchSize();
-
-        /**
-         * Rows tried together in one transaction with one commit: the scanner's leased batches and the fresh rows
-         * queued for the workers are cut to this size. 1 tries every row in its own transaction.
-         */
-        @WithDefault("50")
-        int transactionSize();
-
-        /** Worker threads running transitions and deliveries. */
-        @WithDefault("16")
-        int workers();
-
-        /** Fresh callbacks waiting for a worker; past this the scanner picks them up. */
-        @WithDefault("1024")
-        int handOffQueue();
-
-        /** How long shutdown waits for tries in progress. */
-        @WithDefault("10s")
-        Duration shutdownGrace();
-    }
-
     Auth auth();
 
     Console console();
@@ -258,7 +214,7 @@ public interface PayCallbackConfig {
     interface Downstream {
         Map<String, Destination> destinations();
 
-        /** The delivery schedule of events (delivery.OutboxRelay), not the callbacks' {@link Retry#backoff()}. */
+        /** The delivery schedule of events (delivery.OutboxRelay), not the callbacks' {@code paycallback.retry.backoff}. */
         DeliveryRetry retry();
 
         /** When a destination's circuit opens, how it is probed, and when it is disabled (delivery.DestinationCircuits). */

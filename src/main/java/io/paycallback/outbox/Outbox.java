@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.RowStatus;
 import io.paycallback.trade.ChannelTradeNo;
@@ -94,16 +95,16 @@ public class Outbox {
     private final long parkedMicros;
 
     /** An outbox for which every destination takes events. */
-    public Outbox(ObjectMapper json, Clock clock, PayCallbackConfig config) {
-        this(json, clock, config, DestinationGate.ALL);
+    public Outbox(ObjectMapper json, Clock clock, LeaseConfig lease, PayCallbackConfig config) {
+        this(json, clock, lease, config, DestinationGate.ALL);
     }
 
     @Inject
-    public Outbox(ObjectMapper json, Clock clock, PayCallbackConfig config, DestinationGate gate) {
+    public Outbox(ObjectMapper json, Clock clock, LeaseConfig lease, PayCallbackConfig config, DestinationGate gate) {
         this.json = json;
         this.clock = clock;
         this.gate = gate;
-        this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
+        this.leaseMicros = TimeUnit.MICROSECONDS.convert(lease.lease());
         this.parkedMicros = TimeUnit.MICROSECONDS.convert(config.downstream().breaker().parkedFor());
         // A misspelt type would silently starve its destination, a URL that is not HTTP fail every try for a day:
         // refuse both at start-up, naming the key.

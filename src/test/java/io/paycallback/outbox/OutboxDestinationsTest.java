@@ -2,6 +2,7 @@ package io.paycallback.outbox;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.lease.LeaseConfig;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
@@ -37,12 +38,12 @@ class OutboxDestinationsTest {
         Map<String, PayCallbackConfig.Downstream.Destination> destinations = new LinkedHashMap<>();
         subscriptions.forEach((name, events) -> destinations.put(name, stub(PayCallbackConfig.Downstream.Destination.class,
                 Map.of("url", "http://localhost/" + name, "events", events, "timeout", Duration.ofSeconds(5)))));
+        LeaseConfig lease = stub(LeaseConfig.class, Map.of("lease", Duration.ofSeconds(60)));
         PayCallbackConfig config = stub(PayCallbackConfig.class, Map.of(
-                "retry", stub(PayCallbackConfig.Retry.class, Map.of("lease", Duration.ofSeconds(60))),
                 "downstream", stub(PayCallbackConfig.Downstream.class, Map.of("destinations", destinations,
                         "breaker", stub(PayCallbackConfig.Downstream.Breaker.class,
                                 Map.of("parkedFor", Duration.ofHours(1)))))));
-        return new Outbox(new ObjectMapper(), Clock.systemUTC(), config);
+        return new Outbox(new ObjectMapper(), Clock.systemUTC(), lease, config);
     }
 
     /** A configuration interface answering only the methods named. */

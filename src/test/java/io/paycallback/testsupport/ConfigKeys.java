@@ -1,6 +1,7 @@
 package io.paycallback.testsupport;
 
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.registry.RegistryConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -46,7 +47,8 @@ public final class ConfigKeys {
     }
 
     /** Every {@code @ConfigMapping} under {@code paycallback.}: a package that owns its configuration adds its own here. */
-    private static final List<Class<?>> MAPPINGS = List.of(PayCallbackConfig.class, RegistryConfig.class);
+    private static final List<Class<?>> MAPPINGS = List.of(PayCallbackConfig.class, RegistryConfig.class,
+            LeaseConfig.class);
 
     private ConfigKeys() {
     }
