@@ -30,8 +30,6 @@ public interface PayCallbackConfig {
      */
     Map<String, Platform> platforms();
 
-    Callback callback();
-
     Admin admin();
 
     Downstream downstream();
@@ -145,31 +143,6 @@ public interface PayCallbackConfig {
 
         /** Secret or restricted API key ({@code sk_...}, {@code rk_...}); enables queries and refund submission. */
         Optional<String> apiKey();
-    }
-
-    interface Callback {
-        /** Callbacks in flight at once; the next one is answered "busy" at once rather than queued. */
-        @WithDefault("256")
-        int maxConcurrency();
-
-        @WithDefault("64K")
-        MemorySize maxBodySize();
-
-        /** How long a reservation may take before we answer "fail" and let the provider push again. */
-        @WithDefault("3s")
-        Duration storeTimeout();
-
-        KnownReservations knownReservations();
-    }
-
-    /** Repeat pushes answered from memory (inbox.KnownReservations); size 0 sends every repeat to the database. */
-    interface KnownReservations {
-        @WithDefault("10000")
-        int size();
-
-        /** Providers repeat within seconds to minutes (WeChat Pay: 15 s, 15 s, 30 s, 3 min, then half-hours); at most 1d. */
-        @WithDefault("15m")
-        Duration ttl();
     }
 
     Auth auth();

@@ -1,6 +1,8 @@
 package io.paycallback.testsupport;
 
+import io.paycallback.callback.CallbackConfig;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.inbox.InboxConfig;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.registry.RegistryConfig;
 import io.smallrye.config.ConfigMapping;
@@ -48,7 +50,7 @@ public final class ConfigKeys {
 
     /** Every {@code @ConfigMapping} under {@code paycallback.}: a package that owns its configuration adds its own here. */
     private static final List<Class<?>> MAPPINGS = List.of(PayCallbackConfig.class, RegistryConfig.class,
-            LeaseConfig.class);
+            LeaseConfig.class, CallbackConfig.class, InboxConfig.class);
 
     private ConfigKeys() {
     }
