@@ -32,8 +32,6 @@ public interface PayCallbackConfig {
 
     Admin admin();
 
-    Downstream downstream();
-
     Housekeeping housekeeping();
 
     Monitoring monitoring();
@@ -181,86 +179,6 @@ public interface PayCallbackConfig {
         interface Role {
             /** Token name (shown in the audit log and access log) to the token, at least 16 characters. */
             Map<String, String> tokens();
-        }
-    }
-
-    interface Downstream {
-        Map<String, Destination> destinations();
-
-        /** The delivery schedule of events (delivery.OutboxRelay), not the callbacks' {@code paycallback.retry.backoff}. */
-        DeliveryRetry retry();
-
-        /** When a destination's circuit opens, how it is probed, and when it is disabled (delivery.DestinationCircuits). */
-        Breaker breaker();
-
-        interface Destination {
-            String url();
-
-            /** Event types delivered to this destination. */
-            List<String> events();
-
-            @WithDefault("5s")
-            @WithName("timeout")
-            Duration timeout();
-
-            /** Requests in flight at once to this destination, on each instance. */
-            @WithDefault("8")
-            int concurrency();
-
-            /** Standard Webhooks signing secret, {@code whsec_} + base64 of 24 to 64 random bytes; absent: unsigned. */
-            Optional<String> signingSecret();
-
-            /** The secret before the current one: while it is valid, every event is signed with both. */
-            Optional<String> previousSigningSecret();
-
-            /** When the previous secret stops being used, an ISO-8601 instant ({@code 2027-01-31T00:00:00Z}). */
-            Optional<String> previousSigningSecretExpiresAt();
-
-            /** Events per second sent to this destination, on each instance; absent: no limit. */
-            OptionalDouble rateLimit();
-        }
-
-        interface DeliveryRetry {
-            /** Delay after the n-th failed try of an event; its length is the number of retries before a dead letter. */
-            @WithDefault("5s,5m,30m,2h,5h,10h,10h")
-            List<Duration> backoff();
-
-            /** Each delay is spread by up to this fraction either way. */
-            @WithDefault("0.2")
-            double jitter();
-
-            /** The longest wait a destination's Retry-After can ask for. */
-            @WithDefault("1h")
-            Duration retryAfterCap();
-        }
-
-        interface Breaker {
-            /** Tries in the window before the failure ratio can open a destination's circuit. */
-            @WithDefault("10")
-            int minTries();
-
-            /** The share of failed tries in the window that opens the circuit. */
-            @WithDefault("0.7")
-            double failureRatio();
-
-            /** How far back the tries are counted, on each instance. */
-            @WithDefault("5m")
-            Duration window();
-
-            /** How often an open circuit sends one waiting event to find out whether the destination is back. */
-            @WithDefault("30s")
-            Duration probeInterval();
-
-            /** A circuit that stayed open this long since its first failure disables the destination. */
-            @WithDefault("3d")
-            Duration disableAfter();
-
-            /**
-             * How far ahead a parked event is due; while its destination takes nothing it is pushed on before then. A
-             * release without circuits (after a rollback) delivers it once this has passed.
-             */
-            @WithDefault("1h")
-            Duration parkedFor();
         }
     }
 

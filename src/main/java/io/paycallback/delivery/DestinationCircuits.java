@@ -103,7 +103,7 @@ public class DestinationCircuits implements DestinationGate {
     private final Destinations destinations;
     private final DestinationMetrics metrics;
     private final Clock clock;
-    private final PayCallbackConfig.Downstream.Breaker breaker;
+    private final DeliveryConfig.Breaker breaker;
     private final long probeMicros;
     private final long probeLeaseMicros;
     private final Map<String, FailureWindow> windows = new ConcurrentHashMap<>();

@@ -1,7 +1,6 @@
 package io.paycallback.outbox;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.lease.LeaseConfig;
 import org.junit.jupiter.api.Test;
 
@@ -35,14 +34,11 @@ class OutboxDestinationsTest {
     }
 
     private static Outbox outbox(Map<String, List<String>> subscriptions) {
-        Map<String, PayCallbackConfig.Downstream.Destination> destinations = new LinkedHashMap<>();
-        subscriptions.forEach((name, events) -> destinations.put(name, stub(PayCallbackConfig.Downstream.Destination.class,
+        Map<String, OutboxConfig.DestinationSettings> destinations = new LinkedHashMap<>();
+        subscriptions.forEach((name, events) -> destinations.put(name, stub(OutboxConfig.DestinationSettings.class,
                 Map.of("url", "http://localhost/" + name, "events", events, "timeout", Duration.ofSeconds(5)))));
         LeaseConfig lease = stub(LeaseConfig.class, Map.of("lease", Duration.ofSeconds(60)));
-        PayCallbackConfig config = stub(PayCallbackConfig.class, Map.of(
-                "downstream", stub(PayCallbackConfig.Downstream.class, Map.of("destinations", destinations,
-                        "breaker", stub(PayCallbackConfig.Downstream.Breaker.class,
-                                Map.of("parkedFor", Duration.ofHours(1)))))));
+        OutboxConfig config = stub(OutboxConfig.class, Map.of("destinations", destinations, "parkedFor", Duration.ofHours(1)));
         return new Outbox(new ObjectMapper(), Clock.systemUTC(), lease, config);
     }
 

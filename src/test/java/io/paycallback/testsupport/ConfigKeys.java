@@ -2,8 +2,10 @@ package io.paycallback.testsupport;
 
 import io.paycallback.callback.CallbackConfig;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.delivery.DeliveryConfig;
 import io.paycallback.inbox.InboxConfig;
 import io.paycallback.lease.LeaseConfig;
+import io.paycallback.outbox.OutboxConfig;
 import io.paycallback.registry.RegistryConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -50,7 +52,8 @@ public final class ConfigKeys {
 
     /** Every {@code @ConfigMapping} under {@code paycallback.}: a package that owns its configuration adds its own here. */
     private static final List<Class<?>> MAPPINGS = List.of(PayCallbackConfig.class, RegistryConfig.class,
-            LeaseConfig.class, CallbackConfig.class, InboxConfig.class);
+            LeaseConfig.class, CallbackConfig.class, InboxConfig.class,
+            OutboxConfig.class, DeliveryConfig.class);
 
     private ConfigKeys() {
     }
