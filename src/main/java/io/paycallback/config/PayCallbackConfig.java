@@ -30,8 +30,6 @@ public interface PayCallbackConfig {
      */
     Map<String, Platform> platforms();
 
-    Admin admin();
-
     Housekeeping housekeeping();
 
     Monitoring monitoring();
@@ -141,45 +139,6 @@ public interface PayCallbackConfig {
 
         /** Secret or restricted API key ({@code sk_...}, {@code rk_...}); enables queries and refund submission. */
         Optional<String> apiKey();
-    }
-
-    Auth auth();
-
-    Console console();
-
-    /** The operator console at {@code /admin/console}. */
-    interface Console {
-        /** How long a console login lasts; then the operator signs in with the token again. */
-        @WithDefault("8h")
-        Duration sessionTtl();
-    }
-
-    interface Admin {
-        /**
-         * Deprecated: one bearer token with both roles (order service and operator), as before the roles existed.
-         * Its audit name is {@code paycallback.admin.token}. Use {@link Auth} instead.
-         */
-        @Deprecated
-        Optional<String> token();
-
-        /** Rows requeued per transaction by a bulk requeue: short transactions, short row locks. */
-        @WithDefault("500")
-        int requeueBatchSize();
-    }
-
-    /** Bearer tokens per role, by name; several per role at once, so a token can be rotated without downtime. */
-    interface Auth {
-        /** Tokens of the order service: {@code /internal/orders}. */
-        @WithName("order-service")
-        Role orderService();
-
-        /** Tokens of operators: {@code /admin/**}. */
-        Role operators();
-
-        interface Role {
-            /** Token name (shown in the audit log and access log) to the token, at least 16 characters. */
-            Map<String, String> tokens();
-        }
     }
 
     interface Housekeeping {

@@ -1,6 +1,6 @@
 package io.paycallback.delivery;
 
-import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.config.RequeueConfig;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.outbox.EventType;
 import io.paycallback.outbox.OutboxConfig;
@@ -79,14 +79,14 @@ public class DestinationOperations {
 
     public DestinationOperations(Pool pool, Destinations destinations, DestinationCircuits circuits,
                                  DestinationBacklog backlog, OutboxRelay relay, Clock clock, OutboxConfig outboxConfig,
-                                 PayCallbackConfig config) {
+                                 RequeueConfig config) {
         this.pool = pool;
         this.destinations = destinations;
         this.circuits = circuits;
         this.backlog = backlog;
         this.relay = relay;
         this.clock = clock;
-        this.batchSize = Math.max(1, config.admin().requeueBatchSize());
+        this.batchSize = Math.max(1, config.requeueBatchSize());
         outboxConfig.destinations().forEach((name, destination) -> typesOf.put(name, destination.events().stream()
                 .map(String::trim).filter(wire -> EventType.fromWire(wire).isPresent()).toList()));
     }

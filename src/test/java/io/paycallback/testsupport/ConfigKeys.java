@@ -1,7 +1,10 @@
 package io.paycallback.testsupport;
 
+import io.paycallback.auth.AuthConfig;
 import io.paycallback.callback.CallbackConfig;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.config.RequeueConfig;
+import io.paycallback.console.ConsoleConfig;
 import io.paycallback.delivery.DeliveryConfig;
 import io.paycallback.inbox.InboxConfig;
 import io.paycallback.lease.LeaseConfig;
@@ -53,7 +56,7 @@ public final class ConfigKeys {
     /** Every {@code @ConfigMapping} under {@code paycallback.}: a package that owns its configuration adds its own here. */
     private static final List<Class<?>> MAPPINGS = List.of(PayCallbackConfig.class, RegistryConfig.class,
             LeaseConfig.class, CallbackConfig.class, InboxConfig.class,
-            OutboxConfig.class, DeliveryConfig.class);
+            OutboxConfig.class, DeliveryConfig.class, AuthConfig.class, ConsoleConfig.class, RequeueConfig.class);
 
     private ConfigKeys() {
     }
