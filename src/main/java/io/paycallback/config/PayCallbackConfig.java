@@ -30,10 +30,6 @@ public interface PayCallbackConfig {
      */
     Map<String, Platform> platforms();
 
-    Housekeeping housekeeping();
-
-    Monitoring monitoring();
-
     Providers providers();
 
     Reconcile reconcile();
@@ -41,10 +37,6 @@ public interface PayCallbackConfig {
     Orders orders();
 
     Statements statements();
-
-    Database database();
-
-    LocalConfig localConfig();
 
     interface Merchant {
         Optional<WxPay> wxpay();
@@ -139,92 +131,6 @@ public interface PayCallbackConfig {
 
         /** Secret or restricted API key ({@code sk_...}, {@code rk_...}); enables queries and refund submission. */
         Optional<String> apiKey();
-    }
-
-    interface Housekeeping {
-        /** Raw bodies of done callbacks are blanked this long after they were done. */
-        @WithDefault("1d")
-        Duration blankBodiesAfter();
-
-        /** Done rows older than this move to the archive tables; never under 7 days, while providers may still push. */
-        @WithDefault("90d")
-        Duration retention();
-
-        /** Rows per statement: small batches keep row locks short. */
-        @WithDefault("500")
-        int batchSize();
-
-        @WithDefault("10m")
-        Duration interval();
-
-        /** Upper bound of batches per table and run, so one run never hogs the database. */
-        @WithDefault("200")
-        int maxBatchesPerRun();
-    }
-
-    interface Database {
-        /** The qualifier ({@code @Identifier}) of the pool whose statements {@link #bulkQueryTimeout()} bounds. */
-        String BULK_POOL = "bulk";
-
-        /**
-         * How long any statement may take, BEGIN, COMMIT and ROLLBACK included: one still running then fails, and its
-         * connection is closed instead of going back to the pool (config/AcquiringPool). Well above the slowest
-         * statement of callbacks, workers, relay, scanner and housekeeping; below the lease, so a try that meets a
-         * statement lost by the client or a database that stopped answering fails and gives its rows back in time.
-         */
-        @WithDefault("10s")
-        Duration queryTimeout();
-
-        /**
-         * The same for the bill comparison's set-based statements and the clean-up of staged lines: a day's bill of
-         * a million lines takes its statements 14 to 40 s together. Below the statement run's 10 minute lease.
-         */
-        @WithDefault("5m")
-        Duration bulkQueryTimeout();
-
-        /**
-         * Readiness on a Galera node: {@code auto} checks wsrep_ready and wsrep_local_state when the server reports
-         * them (and does nothing on a plain MySQL or MariaDB), {@code on} requires them, {@code off} never asks.
-         */
-        @WithDefault("auto")
-        GaleraCheck galeraCheck();
-
-        /**
-         * Prepared statements each pooled connection keeps open on the server. The server caps them for all clients
-         * together ({@code max_prepared_stmt_count}, 16382 by default on MySQL 8 and MariaDB), and past that cap every
-         * new statement fails with error 1461: pods × {@code quarkus.datasource.reactive.max-size} × this must stay
-         * under it (the HPA's 10 pods × 32 × 48 = 15360).
-         */
-        @WithDefault("48")
-        int preparedStatementsPerConnection();
-    }
-
-    /** The working directory's {@code config/application.properties} ({@link LocalConfigFileGuard}). */
-    interface LocalConfig {
-        /**
-         * Ignore the file in the production profile too, as dev mode and the tests always do: for a packaged
-         * application started in a checkout where a deployment's file may sit (the integration tests). Read from the
-         * system property or the environment before the configuration is built.
-         */
-        @WithDefault("false")
-        boolean ignore();
-    }
-
-    /** See {@link Database#galeraCheck()}. */
-    enum GaleraCheck {
-        AUTO,
-        ON,
-        OFF
-    }
-
-    interface Monitoring {
-        /** How often the backlog, dead-letter and quarantine gauges are recounted. */
-        @WithDefault("30s")
-        Duration gaugeInterval();
-
-        /** A callback still pending this long after it arrived counts as backlog: that gauge must stay at zero. */
-        @WithDefault("1h")
-        Duration stalePendingAfter();
     }
 
     /** The providers' APIs, for queries and refund submission; the defaults are the real endpoints. */

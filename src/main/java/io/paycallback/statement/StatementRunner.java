@@ -1,5 +1,6 @@
 package io.paycallback.statement;
 
+import io.paycallback.config.DatabaseConfig;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.lease.AfterCommit;
 import io.paycallback.lease.Attempted;
@@ -79,7 +80,7 @@ public class StatementRunner implements LeaseHandler {
     private final Duration compareTimeout = RUN_LEASE;
 
     /** @param bulk the same pool, whose statements may run as long as the comparison's set-based ones need */
-    public StatementRunner(Pool pool, @Identifier(PayCallbackConfig.Database.BULK_POOL) Pool bulk, Leases leases,
+    public StatementRunner(Pool pool, @Identifier(DatabaseConfig.BULK_POOL) Pool bulk, Leases leases,
                            StatementRuns runs, StatementLines lines, Comparison comparison,
                            Discrepancies discrepancies, Repairs repairs, ProviderClients providers, Outbox outbox,
                            StatementMetrics metrics, Clock clock, Tracing tracing, PayCallbackConfig config) {

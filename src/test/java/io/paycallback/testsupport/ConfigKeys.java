@@ -2,12 +2,16 @@ package io.paycallback.testsupport;
 
 import io.paycallback.auth.AuthConfig;
 import io.paycallback.callback.CallbackConfig;
+import io.paycallback.config.DatabaseConfig;
+import io.paycallback.config.LocalConfigFile;
+import io.paycallback.config.MonitoringConfig;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.config.RequeueConfig;
 import io.paycallback.console.ConsoleConfig;
 import io.paycallback.delivery.DeliveryConfig;
 import io.paycallback.inbox.InboxConfig;
 import io.paycallback.lease.LeaseConfig;
+import io.paycallback.ops.OpsConfig;
 import io.paycallback.outbox.OutboxConfig;
 import io.paycallback.registry.RegistryConfig;
 import io.smallrye.config.ConfigMapping;
@@ -56,7 +60,8 @@ public final class ConfigKeys {
     /** Every {@code @ConfigMapping} under {@code paycallback.}: a package that owns its configuration adds its own here. */
     private static final List<Class<?>> MAPPINGS = List.of(PayCallbackConfig.class, RegistryConfig.class,
             LeaseConfig.class, CallbackConfig.class, InboxConfig.class,
-            OutboxConfig.class, DeliveryConfig.class, AuthConfig.class, ConsoleConfig.class, RequeueConfig.class);
+            OutboxConfig.class, DeliveryConfig.class, AuthConfig.class, ConsoleConfig.class, RequeueConfig.class,
+            OpsConfig.class, MonitoringConfig.class, DatabaseConfig.class, LocalConfigFile.class);
 
     private ConfigKeys() {
     }
