@@ -1,19 +1,16 @@
 package io.paycallback.config;
 
-import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
-import io.smallrye.config.WithDefault;
-import io.smallrye.config.WithName;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 
 /**
- * Everything under {@code paycallback.*}. Each key, its default and its effect are in docs/configuration.md, which
- * ConfigurationDocTest holds to this interface: a new key needs its row there.
+ * The merchants and platforms given in properties, and their provider keys. Every other key under
+ * {@code paycallback.*} is mapped by the package it configures (lease/LeaseConfig, outbox/OutboxConfig, ...). Each
+ * key, its default and its effect are in docs/configuration.md, which ConfigurationDocTest holds to the mappings: a
+ * new key needs its row there.
  */
 @ConfigMapping(prefix = "paycallback")
 public interface PayCallbackConfig {
@@ -29,14 +26,6 @@ public interface PayCallbackConfig {
      * segment of the callbacks its endpoint receives, so it may not also be a merchant's id.
      */
     Map<String, Platform> platforms();
-
-    Providers providers();
-
-    Reconcile reconcile();
-
-    Orders orders();
-
-    Statements statements();
 
     interface Merchant {
         Optional<WxPay> wxpay();
@@ -133,96 +122,4 @@ public interface PayCallbackConfig {
         Optional<String> apiKey();
     }
 
-    /** The providers' APIs, for queries and refund submission; the defaults are the real endpoints. */
-    interface Providers {
-        Wxpay wxpay();
-
-        AlipayGateway alipay();
-
-        StripeApi stripe();
-
-        /** Per request, connection included. */
-        @WithDefault("10s")
-        Duration timeout();
-
-        interface Wxpay {
-            @WithDefault("https://api.mch.weixin.qq.com")
-            String baseUrl();
-        }
-
-        interface AlipayGateway {
-            @WithDefault("https://openapi.alipay.com/gateway.do")
-            String gatewayUrl();
-        }
-
-        interface StripeApi {
-            @WithDefault("https://api.stripe.com")
-            String baseUrl();
-        }
-    }
-
-    /** Asking the provider about orders whose callback never came. */
-    interface Reconcile {
-        /** An order PENDING this long is queried for the first time. */
-        @WithDefault("5m")
-        Duration after();
-
-        /** Delays of the later queries; after the last one an order still PENDING raises an alert. */
-        @WithDefault("5m,15m,1h,6h,24h,48h")
-        List<Duration> schedule();
-
-        /** Queries per second, per provider and merchant, on each instance. */
-        @WithDefault("20")
-        int maxPerSecond();
-
-        /** PENDING orders enrolled for queries per sweep. */
-        @WithDefault("500")
-        int enrolBatch();
-    }
-
-    /** Orders the service closes by itself. */
-    interface Orders {
-        /**
-         * PENDING orders registered longer ago than this are closed at their providers like a close request of the
-         * order service (the seed's 关单任务); absent (the default): never.
-         */
-        Optional<Duration> expireAfter();
-
-        /** Expired orders closed per scan, on each instance. */
-        @WithDefault("100")
-        int expireBatch();
-    }
-
-    /** The daily statement reconciliation: each provider's bill compared with the ledger (statement package). */
-    interface Statements {
-        /**
-         * How long a payment or refund we hold may go unlisted by the provider's bills before it is a discrepancy:
-         * providers book around midnight by their own clock, so a neighbouring day's bill may list it.
-         */
-        @WithDefault("2d")
-        Duration crossDayWindow();
-
-        /** How soon a bill the provider is still making (WeChat Pay STATEMENT_CREATING) is asked for again. */
-        @WithDefault("30m")
-        Duration creatingRetry();
-
-        /** Bill lines per multi-row INSERT while a bill streams into the staging table. */
-        @WithDefault("500")
-        int insertBatch();
-
-        /** When yesterday's WeChat Pay runs are enrolled, a Quartz cron in Asia/Shanghai (bills exist from ~10:00). */
-        @WithName("wxpay.cron")
-        @WithDefault("0 30 10 * * ?")
-        String wxpayCron();
-
-        /** When yesterday's Alipay runs are enrolled, a Quartz cron in Asia/Shanghai. */
-        @WithName("alipay.cron")
-        @WithDefault("0 30 10 * * ?")
-        String alipayCron();
-
-        /** When yesterday's Stripe runs are enrolled, a Quartz cron in UTC (Stripe's days are UTC days). */
-        @WithName("stripe.cron")
-        @WithDefault("0 0 2 * * ?")
-        String stripeCron();
-    }
 }

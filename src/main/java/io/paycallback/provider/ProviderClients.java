@@ -48,12 +48,13 @@ public class ProviderClients {
     private final WebClient http;
     private final Tracing tracing;
     private final Clock clock;
-    private final PayCallbackConfig.Providers providers;
+    private final ProviderConfig providers;
     private final Downloads downloads;
     private volatile Clients clients;
 
     @Inject
-    public ProviderClients(PayCallbackConfig config, Channels channels, Clock clock, Vertx vertx, Tracing tracing) {
+    public ProviderClients(PayCallbackConfig config, ProviderConfig providers, Channels channels, Clock clock, Vertx vertx,
+                           Tracing tracing) {
         // Idle connections are dropped before the servers' usual idle timeouts (nginx 75 s, the JDK's HttpServer that
         // the tests' fake providers run on 30 s): a connection reused just as the server closes it fails that call
         // with HttpClosedException, and a close or refund then waits for its backoff instead of answering at once.
@@ -62,7 +63,7 @@ public class ProviderClients {
                 .setTracingPolicy(TracingPolicy.IGNORE));
         this.tracing = tracing;
         this.clock = clock;
-        this.providers = config.providers();
+        this.providers = providers;
         this.downloads = new Downloads(providers.timeout(), tracing);
         this.clients = build(config.merchants(), config.platforms(), (WxPayChannel) channels.get(ChannelId.WXPAY));
     }

@@ -1,7 +1,6 @@
 package io.paycallback.statement;
 
 import io.paycallback.config.DatabaseConfig;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.statement.bill.BillException;
 import io.paycallback.statement.bill.BillLine;
 import io.smallrye.common.annotation.Identifier;
