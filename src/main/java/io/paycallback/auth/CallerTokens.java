@@ -1,6 +1,5 @@
 package io.paycallback.auth;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -42,11 +41,11 @@ public class CallerTokens {
     private final List<Entry> entries = new ArrayList<>();
 
     @SuppressWarnings("deprecation")
-    public CallerTokens(PayCallbackConfig config) {
+    public CallerTokens(AuthConfig config) {
         Map<String, String> keyByToken = new HashMap<>();
-        add(config.auth().orderService().tokens(), "paycallback.auth.order-service.tokens.", Roles.ORDER_SERVICE, keyByToken);
-        add(config.auth().operators().tokens(), "paycallback.auth.operators.tokens.", Roles.OPERATOR, keyByToken);
-        config.admin().token().filter(token -> !token.isBlank()).ifPresent(token -> {
+        add(config.orderService().tokens(), "paycallback.auth.order-service.tokens.", Roles.ORDER_SERVICE, keyByToken);
+        add(config.operators().tokens(), "paycallback.auth.operators.tokens.", Roles.OPERATOR, keyByToken);
+        config.adminToken().filter(token -> !token.isBlank()).ifPresent(token -> {
             longEnough(token, LEGACY_NAME);
             unique(token, LEGACY_NAME, keyByToken);
             entries.add(new Entry(digest(token), new Caller(LEGACY_NAME, Set.of(Roles.ORDER_SERVICE, Roles.OPERATOR))));

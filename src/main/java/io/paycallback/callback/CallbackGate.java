@@ -2,7 +2,6 @@ package io.paycallback.callback;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.paycallback.config.PayCallbackConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.concurrent.Semaphore;
@@ -19,8 +18,8 @@ public class CallbackGate {
     private final int capacity;
     private final Semaphore permits;
 
-    public CallbackGate(PayCallbackConfig config, MeterRegistry registry) {
-        this.capacity = config.callback().maxConcurrency();
+    public CallbackGate(CallbackConfig config, MeterRegistry registry) {
+        this.capacity = config.maxConcurrency();
         this.permits = new Semaphore(capacity);
         Gauge.builder(IN_FLIGHT, this, CallbackGate::inFlight)
                 .description("Callbacks inside the gate now; at max-concurrency the next one is answered busy")

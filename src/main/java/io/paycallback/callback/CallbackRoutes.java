@@ -55,11 +55,11 @@ public class CallbackRoutes {
     private final int keptBytes;
 
     public CallbackRoutes(Channels channels, CallbackService service, CallbackMetrics metrics,
-                          PayCallbackConfig config) {
+                          CallbackConfig config) {
         this.channels = channels;
         this.service = service;
         this.metrics = metrics;
-        this.keptBytes = (int) Math.min(Integer.MAX_VALUE - 1, config.callback().maxBodySize().asLongValue()) + 1;
+        this.keptBytes = (int) Math.min(Integer.MAX_VALUE - 1, config.maxBodySize().asLongValue()) + 1;
     }
 
     void register(@Observes Router router) {

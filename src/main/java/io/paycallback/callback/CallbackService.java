@@ -4,7 +4,6 @@ import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Channel;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Verdict;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.inbox.BodyDigest;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Quarantine;
@@ -41,14 +40,14 @@ public class CallbackService {
     private final Duration storeTimeout;
 
     public CallbackService(CallbackGate gate, CallbackInbox inbox, Quarantine quarantine, Worker worker,
-                           Tracing tracing, PayCallbackConfig config) {
+                           Tracing tracing, CallbackConfig config) {
         this.gate = gate;
         this.tracing = tracing;
         this.inbox = inbox;
         this.quarantine = quarantine;
         this.worker = worker;
-        this.maxBodyBytes = config.callback().maxBodySize().asLongValue();
-        this.storeTimeout = config.callback().storeTimeout();
+        this.maxBodyBytes = config.maxBodySize().asLongValue();
+        this.storeTimeout = config.storeTimeout();
     }
 
     /**

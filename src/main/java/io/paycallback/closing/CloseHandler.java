@@ -1,6 +1,5 @@
 package io.paycallback.closing;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Origin;
 import io.paycallback.inbox.Reservation;
@@ -19,6 +18,7 @@ import io.paycallback.provider.CloseAnswer;
 import io.paycallback.provider.OrderRef;
 import io.paycallback.provider.ProviderClient;
 import io.paycallback.provider.ProviderClients;
+import io.paycallback.provider.ProviderConfig;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.providercall.ProviderCallHandler;
 import io.paycallback.providercall.ProviderCalls;
@@ -64,8 +64,9 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
     private final ProviderClients providers;
 
     public CloseHandler(Pool pool, Leases leases, ProviderCalls calls, CloseRequests requests, Orders orders,
-                        CallbackInbox inbox, Outbox outbox, ProviderClients providers, Tracing tracing, PayCallbackConfig config) {
-        super(CloseRequests.TABLE, CloseTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2),
+                        CallbackInbox inbox, Outbox outbox, ProviderClients providers, Tracing tracing,
+                        ProviderConfig config) {
+        super(CloseRequests.TABLE, CloseTry.class, pool, leases, calls, config.timeout().multipliedBy(2),
                 tracing);
         this.requests = requests;
         this.orders = orders;

@@ -1,6 +1,5 @@
 package io.paycallback.closing;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.lease.Lease;
 import io.paycallback.lease.LeaseProcessor;
@@ -10,6 +9,7 @@ import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
 import io.paycallback.provider.ProviderClients;
+import io.paycallback.provider.ProviderConfig;
 import io.paycallback.tracing.Traceparent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -58,18 +58,19 @@ public class OrderClosing {
     private final LeaseProcessor processor;
     private final Worker worker;
     private final Duration timeout;
-    private final PayCallbackConfig.Orders settings;
+    private final ClosingConfig settings;
 
     public OrderClosing(Pool pool, Orders orders, CloseRequests requests, ProviderClients providers,
-                        LeaseProcessor processor, Worker worker, PayCallbackConfig config) {
+                        LeaseProcessor processor, Worker worker, ProviderConfig providerConfig,
+                        ClosingConfig config) {
         this.pool = pool;
         this.orders = orders;
         this.requests = requests;
         this.providers = providers;
         this.processor = processor;
         this.worker = worker;
-        this.timeout = config.providers().timeout().multipliedBy(2);
-        this.settings = config.orders();
+        this.timeout = providerConfig.timeout().multipliedBy(2);
+        this.settings = config;
     }
 
     /**

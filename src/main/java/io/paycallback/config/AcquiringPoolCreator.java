@@ -29,11 +29,11 @@ import java.util.List;
  * batch: three round trips and a server-side parse each time. Every statement of this service fits in the limit set
  * here. The number cached per connection is capped below the client's default (256): the server's
  * {@code max_prepared_stmt_count} is shared by every pod's every connection, and 256 × 32 connections fill it with
- * two pods ({@link PayCallbackConfig.Database#preparedStatementsPerConnection()}).
+ * two pods ({@link DatabaseConfig#preparedStatementsPerConnection()}).
  *
- * <p>Every statement is bounded by {@link PayCallbackConfig.Database#queryTimeout()} ({@link AcquiringPool} says why);
- * the bill comparison's set-based statements by {@link PayCallbackConfig.Database#bulkQueryTimeout()}, through a second
- * view of the same pool injected as {@code @Identifier(PayCallbackConfig.Database.BULK_POOL)}.
+ * <p>Every statement is bounded by {@link DatabaseConfig#queryTimeout()} ({@link AcquiringPool} says why);
+ * the bill comparison's set-based statements by {@link DatabaseConfig#bulkQueryTimeout()}, through a second
+ * view of the same pool injected as {@code @Identifier(DatabaseConfig.BULK_POOL)}.
  */
 @Singleton
 public class AcquiringPoolCreator implements MySQLPoolCreator {
@@ -47,9 +47,9 @@ public class AcquiringPoolCreator implements MySQLPoolCreator {
     private final Counter timeouts;
 
     @Inject
-    AcquiringPoolCreator(PayCallbackConfig config, MeterRegistry registry) {
-        this(config.database().preparedStatementsPerConnection(), config.database().queryTimeout(),
-                config.database().bulkQueryTimeout(), Counter.builder(QUERY_TIMEOUTS)
+    AcquiringPoolCreator(DatabaseConfig config, MeterRegistry registry) {
+        this(config.preparedStatementsPerConnection(), config.queryTimeout(),
+                config.bulkQueryTimeout(), Counter.builder(QUERY_TIMEOUTS)
                         .description("Statements that did not complete within their bound; each one's connection was closed")
                         .register(registry));
     }
@@ -72,7 +72,7 @@ public class AcquiringPoolCreator implements MySQLPoolCreator {
     /** The pool Quarkus built with {@link #create}, whose statements are bounded by the bulk query timeout instead. */
     @Produces
     @Singleton
-    @Identifier(PayCallbackConfig.Database.BULK_POOL)
+    @Identifier(DatabaseConfig.BULK_POOL)
     io.vertx.mutiny.sqlclient.Pool bulkStatements(Pool pool) {
         return io.vertx.mutiny.sqlclient.Pool.newInstance(((AcquiringPool) ClientProxy.unwrap(pool)).bounded(bulkQueryTimeout));
     }

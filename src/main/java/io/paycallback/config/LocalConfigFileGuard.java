@@ -20,7 +20,7 @@ import io.smallrye.config.SmallRyeConfigBuilderCustomizer;
  */
 public class LocalConfigFileGuard implements SmallRyeConfigBuilderCustomizer {
 
-    /** The setting that makes the production profile ignore the file as well ({@code PayCallbackConfig.localConfig}). */
+    /** The setting that makes the production profile ignore the file as well ({@link LocalConfigFile}). */
     public static final String IGNORE = "paycallback.local-config.ignore";
     private static final String IGNORE_VARIABLE = "PAYCALLBACK_LOCAL_CONFIG_IGNORE";
     private static final String CLASS_PATH_PROPERTIES = "application.properties";

@@ -2,7 +2,6 @@ package io.paycallback.console;
 
 import io.paycallback.auth.CallerTokens;
 import io.paycallback.auth.Roles;
-import io.paycallback.config.PayCallbackConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.charset.StandardCharsets;
@@ -45,10 +44,10 @@ public class ConsoleSessions {
     private final Duration ttl;
     private final SecureRandom random = new SecureRandom();
 
-    public ConsoleSessions(CallerTokens tokens, Clock clock, PayCallbackConfig config) {
+    public ConsoleSessions(CallerTokens tokens, Clock clock, ConsoleConfig config) {
         this.tokens = tokens;
         this.clock = clock;
-        this.ttl = config.console().sessionTtl();
+        this.ttl = config.sessionTtl();
     }
 
     public Duration ttl() {

@@ -3,7 +3,7 @@ package io.paycallback.delivery;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.outbox.OutboxConfig;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -28,8 +28,8 @@ public class DeliveryMetrics {
     private final Map<String, Map<DeliveryResult, Counter>> counters = new HashMap<>();
     private final Map<String, Timer> timers = new HashMap<>();
 
-    public DeliveryMetrics(MeterRegistry registry, PayCallbackConfig config) {
-        for (String destination : config.downstream().destinations().keySet()) {
+    public DeliveryMetrics(MeterRegistry registry, OutboxConfig config) {
+        for (String destination : config.destinations().keySet()) {
             register(registry, destination);
         }
         register(registry, UNKNOWN);

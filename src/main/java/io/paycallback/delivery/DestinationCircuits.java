@@ -3,6 +3,7 @@ package io.paycallback.delivery;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.lease.AfterCommit;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.Worker;
 import io.paycallback.outbox.DestinationGate;
 import io.paycallback.outbox.DownstreamEvent;
@@ -102,7 +103,7 @@ public class DestinationCircuits implements DestinationGate {
     private final Destinations destinations;
     private final DestinationMetrics metrics;
     private final Clock clock;
-    private final PayCallbackConfig.Downstream.Breaker breaker;
+    private final DeliveryConfig.Breaker breaker;
     private final long probeMicros;
     private final long probeLeaseMicros;
     private final Map<String, FailureWindow> windows = new ConcurrentHashMap<>();
@@ -110,7 +111,7 @@ public class DestinationCircuits implements DestinationGate {
     private volatile boolean initialized;
 
     public DestinationCircuits(Pool pool, Outbox outbox, Worker worker, ParkedEvents parked, Destinations destinations,
-                               DestinationMetrics metrics, Clock clock, PayCallbackConfig config) {
+                               DestinationMetrics metrics, Clock clock, LeaseConfig config) {
         this.pool = pool;
         this.outbox = outbox;
         this.worker = worker;
@@ -121,7 +122,7 @@ public class DestinationCircuits implements DestinationGate {
         this.breaker = destinations.breaker();
         this.probeMicros = TimeUnit.MICROSECONDS.convert(breaker.probeInterval());
         // A probe is one request: past its lease, another instance may probe again.
-        this.probeLeaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
+        this.probeLeaseMicros = TimeUnit.MICROSECONDS.convert(config.lease());
         destinations.all().forEach(destination -> windows.put(destination.name(),
                 new FailureWindow(breaker.window(), clock)));
     }

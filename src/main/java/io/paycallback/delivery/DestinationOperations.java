@@ -1,8 +1,9 @@
 package io.paycallback.delivery;
 
-import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.config.RequeueConfig;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.outbox.EventType;
+import io.paycallback.outbox.OutboxConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -77,15 +78,16 @@ public class DestinationOperations {
     private final int batchSize;
 
     public DestinationOperations(Pool pool, Destinations destinations, DestinationCircuits circuits,
-                                 DestinationBacklog backlog, OutboxRelay relay, Clock clock, PayCallbackConfig config) {
+                                 DestinationBacklog backlog, OutboxRelay relay, Clock clock, OutboxConfig outboxConfig,
+                                 RequeueConfig config) {
         this.pool = pool;
         this.destinations = destinations;
         this.circuits = circuits;
         this.backlog = backlog;
         this.relay = relay;
         this.clock = clock;
-        this.batchSize = Math.max(1, config.admin().requeueBatchSize());
-        config.downstream().destinations().forEach((name, destination) -> typesOf.put(name, destination.events().stream()
+        this.batchSize = Math.max(1, config.requeueBatchSize());
+        outboxConfig.destinations().forEach((name, destination) -> typesOf.put(name, destination.events().stream()
                 .map(String::trim).filter(wire -> EventType.fromWire(wire).isPresent()).toList()));
     }
 

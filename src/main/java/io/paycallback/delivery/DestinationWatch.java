@@ -1,6 +1,6 @@
 package io.paycallback.delivery;
 
-import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.lease.LeaseConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,13 +28,13 @@ public class DestinationWatch {
     private final Duration timeout;
 
     public DestinationWatch(DestinationCircuits circuits, OutboxRelay relay, Destinations destinations,
-                            DestinationBacklog backlog, DestinationMetrics metrics, PayCallbackConfig config) {
+                            DestinationBacklog backlog, DestinationMetrics metrics, LeaseConfig config) {
         this.circuits = circuits;
         this.relay = relay;
         this.destinations = destinations;
         this.backlog = backlog;
         this.metrics = metrics;
-        this.timeout = config.retry().lease();
+        this.timeout = config.lease();
     }
 
     /**

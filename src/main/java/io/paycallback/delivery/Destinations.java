@@ -1,7 +1,7 @@
 package io.paycallback.delivery;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.lease.RetryPolicy;
+import io.paycallback.outbox.OutboxConfig;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -41,19 +41,18 @@ public class Destinations {
     private final Map<String, Destination> byName;
     private final RetryPolicy schedule;
     private final Duration retryAfterCap;
-    private final PayCallbackConfig.Downstream.Breaker breaker;
+    private final DeliveryConfig.Breaker breaker;
 
-    public Destinations(PayCallbackConfig config) {
-        PayCallbackConfig.Downstream downstream = config.downstream();
+    public Destinations(OutboxConfig outbox, DeliveryConfig config) {
         Map<String, Destination> destinations = new TreeMap<>();
-        downstream.destinations().forEach((name, settings) -> destinations.put(name, resolve(name, settings)));
+        outbox.destinations().forEach((name, settings) -> destinations.put(name, resolve(name, settings)));
         this.byName = Collections.unmodifiableMap(destinations);
-        this.schedule = schedule(downstream.retry());
-        this.retryAfterCap = downstream.retry().retryAfterCap();
-        this.breaker = breaker(downstream.breaker());
+        this.schedule = schedule(config.schedule());
+        this.retryAfterCap = config.schedule().retryAfterCap();
+        this.breaker = breaker(config.breaker());
     }
 
-    private static Destination resolve(String name, PayCallbackConfig.Downstream.Destination settings) {
+    private static Destination resolve(String name, OutboxConfig.DestinationSettings settings) {
         String prefix = PREFIX + name + ".";
         if (settings.concurrency() < 1) {
             throw new IllegalArgumentException(prefix + "concurrency: at least 1, not " + settings.concurrency());
@@ -73,7 +72,7 @@ public class Destinations {
                 settings.rateLimit());
     }
 
-    private static Optional<WebhookSigner> signer(String prefix, PayCallbackConfig.Downstream.Destination settings) {
+    private static Optional<WebhookSigner> signer(String prefix, OutboxConfig.DestinationSettings settings) {
         Optional<SigningSecret> previous = settings.previousSigningSecret()
                 .map(secret -> SigningSecret.parse(secret, prefix + "previous-signing-secret"));
         if (settings.signingSecret().isEmpty()) {
@@ -98,7 +97,7 @@ public class Destinations {
         return Optional.of(new WebhookSigner(current, previous, expires));
     }
 
-    private static RetryPolicy schedule(PayCallbackConfig.Downstream.DeliveryRetry retry) {
+    private static RetryPolicy schedule(DeliveryConfig.Schedule retry) {
         String prefix = "paycallback.downstream.retry.";
         if (retry.backoff().isEmpty() || retry.backoff().stream().anyMatch(delay -> delay.isNegative())) {
             throw new IllegalArgumentException(prefix + "backoff: at least one delay, none negative");
@@ -112,7 +111,7 @@ public class Destinations {
         return new RetryPolicy(retry.backoff(), retry.jitter());
     }
 
-    private static PayCallbackConfig.Downstream.Breaker breaker(PayCallbackConfig.Downstream.Breaker breaker) {
+    private static DeliveryConfig.Breaker breaker(DeliveryConfig.Breaker breaker) {
         String prefix = "paycallback.downstream.breaker.";
         if (breaker.minTries() < 1) {
             throw new IllegalArgumentException(prefix + "min-tries: at least 1, not " + breaker.minTries());
@@ -149,7 +148,7 @@ public class Destinations {
         return retryAfterCap;
     }
 
-    public PayCallbackConfig.Downstream.Breaker breaker() {
+    public DeliveryConfig.Breaker breaker() {
         return breaker;
     }
 }

@@ -1,11 +1,11 @@
 package io.paycallback.delivery;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
 import io.paycallback.lease.AfterCommit;
 import io.paycallback.lease.Attempted;
 import io.paycallback.lease.Lanes;
 import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.LeaseLostException;
 import io.paycallback.lease.Leased;
@@ -115,7 +115,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
 
     public OutboxRelay(Pool pool, Leases leases, Outbox outbox, DeliveryAttempts attempts, DeliveryMetrics metrics,
                        DestinationCircuits circuits, ParkedEvents parked, Destinations destinations, Worker worker,
-                       LostRaces lostRaces, Vertx vertx, Clock clock, Tracing tracing, PayCallbackConfig config) {
+                       LostRaces lostRaces, Vertx vertx, Clock clock, Tracing tracing, LeaseConfig config) {
         this.pool = pool;
         this.worker = worker;
         this.lostRaces = lostRaces;
@@ -129,8 +129,8 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         io.vertx.core.Context context = ((VertxInternal) vertx.getDelegate()).createEventLoopContext();
         this.onEventLoop = task -> context.runOnContext(ignored -> task.run());
         this.schedule = destinations.schedule();
-        this.leaseTime = config.retry().lease();
-        this.transactionSize = Math.max(1, config.retry().transactionSize());
+        this.leaseTime = config.lease();
+        this.transactionSize = Math.max(1, config.transactionSize());
         for (Destinations.Destination destination : destinations.all()) {
             WebClient client = WebClient.create(vertx, new WebClientOptions()
                     .setMaxPoolSize(destination.concurrency())
@@ -141,7 +141,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
                     .setTracingPolicy(TracingPolicy.IGNORE));
             clients.add(client);
             lanes.put(destination.name(), new DestinationLane(destination, client, vertx, clock, circuits, metrics,
-                    this, this::refill, leaseTime, destinations.retryAfterCap(), config.retry().scanInterval(), tracing));
+                    this, this::refill, leaseTime, destinations.retryAfterCap(), config.scanInterval(), tracing));
         }
     }
 

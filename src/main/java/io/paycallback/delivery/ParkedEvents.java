@@ -1,8 +1,9 @@
 package io.paycallback.delivery;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.outbox.Outbox;
+import io.paycallback.outbox.OutboxConfig;
 import io.paycallback.outbox.PendingEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -58,10 +59,10 @@ public class ParkedEvents {
     private final int chunk;
     private final long parkedMicros;
 
-    public ParkedEvents(Pool pool, PayCallbackConfig config) {
+    public ParkedEvents(Pool pool, LeaseConfig lease, OutboxConfig config) {
         this.pool = pool;
-        this.chunk = Math.max(1, config.retry().batchSize());
-        this.parkedMicros = TimeUnit.MICROSECONDS.convert(config.downstream().breaker().parkedFor());
+        this.chunk = Math.max(1, lease.batchSize());
+        this.parkedMicros = TimeUnit.MICROSECONDS.convert(config.parkedFor());
     }
 
     /**

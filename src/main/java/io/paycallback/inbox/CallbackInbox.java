@@ -1,10 +1,10 @@
 package io.paycallback.inbox;
 
 import io.paycallback.channel.Notice;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Pickup;
 import io.paycallback.tracing.Traceparent;
@@ -65,11 +65,11 @@ public class CallbackInbox {
     private final KnownReservations known;
     private final long leaseMicros;
 
-    public CallbackInbox(Pool pool, LostRaces lostRaces, KnownReservations known, PayCallbackConfig config) {
+    public CallbackInbox(Pool pool, LostRaces lostRaces, KnownReservations known, LeaseConfig config) {
         this.pool = pool;
         this.lostRaces = lostRaces;
         this.known = known;
-        this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
+        this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.lease());
     }
 
     /**

@@ -6,7 +6,6 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.trade.ChannelId;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,8 +38,8 @@ public class KnownReservations {
     private final Counter answered;
 
     @Inject
-    public KnownReservations(PayCallbackConfig config, MeterRegistry registry) {
-        this(config.callback().knownReservations(), Ticker.systemTicker(), Counter.builder(ANSWERED)
+    public KnownReservations(InboxConfig config, MeterRegistry registry) {
+        this(config, Ticker.systemTicker(), Counter.builder(ANSWERED)
                 .description("Repeat pushes answered from memory, without a round trip to the database")
                 .register(registry));
         keys.ifPresent(cache -> Gauge.builder(SIZE, cache, Cache::estimatedSize)
@@ -48,7 +47,7 @@ public class KnownReservations {
                 .register(registry));
     }
 
-    KnownReservations(PayCallbackConfig.KnownReservations settings, Ticker ticker, Counter answered) {
+    KnownReservations(InboxConfig settings, Ticker ticker, Counter answered) {
         this.answered = answered;
         if (settings.size() < 0) {
             throw new IllegalArgumentException("paycallback.callback.known-reservations.size must be 0 (off) or more");

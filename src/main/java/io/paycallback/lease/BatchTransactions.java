@@ -1,6 +1,5 @@
 package io.paycallback.lease;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.lease.Lease;
@@ -59,11 +58,11 @@ public class BatchTransactions {
     private final LostRaces lostRaces;
     private final Duration leaseTime;
 
-    public BatchTransactions(Pool pool, Leases leases, LostRaces lostRaces, PayCallbackConfig config) {
+    public BatchTransactions(Pool pool, Leases leases, LostRaces lostRaces, LeaseConfig config) {
         this.pool = pool;
         this.leases = leases;
         this.lostRaces = lostRaces;
-        this.leaseTime = config.retry().lease();
+        this.leaseTime = config.lease();
     }
 
     /** Blocks; never fails as a whole. */

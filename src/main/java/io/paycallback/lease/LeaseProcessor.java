@@ -1,6 +1,5 @@
 package io.paycallback.lease;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.db.UnknownValueException;
@@ -47,15 +46,15 @@ public class LeaseProcessor {
     private final int transactionSize;
 
     public LeaseProcessor(Pool pool, Leases leases, LeasedTables tables, ProcessingMetrics metrics,
-                          LostRaces lostRaces, PayCallbackConfig config) {
+                          LostRaces lostRaces, LeaseConfig config) {
         this.pool = pool;
         this.leases = leases;
         this.tables = tables;
         this.metrics = metrics;
         this.lostRaces = lostRaces;
-        this.policy = new RetryPolicy(config.retry().backoff());
-        this.leaseTime = config.retry().lease();
-        this.transactionSize = Math.max(1, config.retry().transactionSize());
+        this.policy = new RetryPolicy(config.backoff());
+        this.leaseTime = config.lease();
+        this.transactionSize = Math.max(1, config.transactionSize());
     }
 
     public Duration leaseTime() {

@@ -1,6 +1,5 @@
 package io.paycallback.lease;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.MySqlErrors;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
@@ -48,12 +47,12 @@ public class Scanner {
     /** Two scans at once would each lease a lane's whole room. */
     private final ReentrantLock scanning = new ReentrantLock();
 
-    public Scanner(Leases leases, LeasedTables tables, Worker worker, PayCallbackConfig config) {
+    public Scanner(Leases leases, LeasedTables tables, Worker worker, LeaseConfig config) {
         this.leases = leases;
         this.tables = tables;
         this.worker = worker;
-        this.batchSize = config.retry().batchSize();
-        this.leaseTime = config.retry().lease();
+        this.batchSize = config.batchSize();
+        this.leaseTime = config.lease();
         worker.whenCaughtUp(this::scanOutOfTurn);
     }
 

@@ -1,6 +1,5 @@
 package io.paycallback.lease;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -50,11 +49,11 @@ public class Worker {
     private final int waitingLimit;
     private final Duration shutdownGrace;
 
-    public Worker(LeaseProcessor processor, Leases leases, PayCallbackConfig config) {
+    public Worker(LeaseProcessor processor, Leases leases, LeaseConfig config) {
         this.processor = processor;
         this.leases = leases;
-        int threads = config.retry().workers();
-        this.waitingLimit = config.retry().handOffQueue();
+        int threads = config.workers();
+        this.waitingLimit = config.handOffQueue();
         AtomicInteger counter = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(waitingLimit),
@@ -67,7 +66,7 @@ public class Worker {
         // each starting a transaction of its own: batches then grow with the load. The other workers stay free for
         // the other tables and the scanner.
         this.takersPerTable = Math.max(1, threads / 4);
-        this.shutdownGrace = config.retry().shutdownGrace();
+        this.shutdownGrace = config.shutdownGrace();
     }
 
     private Queue<Leased> waiting(LeasedTable table) {

@@ -2,7 +2,6 @@ package io.paycallback.ops;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.LeasedTables;
 import io.quarkus.runtime.Startup;
@@ -54,10 +53,10 @@ public class BacklogGauges {
     private final Map<LeasedTable, AtomicLong> dead = new HashMap<>();
     private final AtomicLong quarantined = new AtomicLong();
 
-    public BacklogGauges(Pool pool, LeasedTables tables, MeterRegistry registry, PayCallbackConfig config) {
+    public BacklogGauges(Pool pool, LeasedTables tables, MeterRegistry registry, OpsConfig config) {
         this.pool = pool;
         this.tables = tables.all();
-        this.staleMicros = TimeUnit.MICROSECONDS.convert(config.monitoring().stalePendingAfter());
+        this.staleMicros = TimeUnit.MICROSECONDS.convert(config.stalePendingAfter());
         for (LeasedTable table : this.tables) {
             stale.put(table, register(registry, STALE_PENDING, table, "Pending rows older than the stale threshold; must be 0"));
             dead.put(table, register(registry, DEAD_LETTERS, table, "Rows given up on, waiting for a person"));

@@ -1,7 +1,7 @@
 package io.paycallback.ops;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.config.RequeueConfig;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.LeasedTables;
 import io.paycallback.trade.ChannelId;
@@ -55,13 +55,13 @@ public class BulkRequeues {
     private final int batchSize;
 
     public BulkRequeues(LeasedTables tables, DeadLetters deadLetters, AuditLog audit, Pool pool, ObjectMapper json,
-                        PayCallbackConfig config) {
+                        RequeueConfig config) {
         this.tables = tables;
         this.deadLetters = deadLetters;
         this.audit = audit;
         this.pool = pool;
         this.json = json;
-        this.batchSize = config.admin().requeueBatchSize();
+        this.batchSize = config.requeueBatchSize();
     }
 
     /** Counts what the criteria match now and answers the token of exactly those rows. Nothing changes. */

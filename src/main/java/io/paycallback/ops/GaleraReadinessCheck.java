@@ -1,7 +1,6 @@
 package io.paycallback.ops;
 
-import io.paycallback.config.PayCallbackConfig;
-import io.paycallback.config.PayCallbackConfig.GaleraCheck;
+import io.paycallback.ops.OpsConfig.GaleraCheck;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -34,9 +33,9 @@ public class GaleraReadinessCheck implements AsyncHealthCheck {
     private final GaleraCheck mode;
     private volatile boolean notGalera;
 
-    public GaleraReadinessCheck(Pool pool, PayCallbackConfig config) {
+    public GaleraReadinessCheck(Pool pool, OpsConfig config) {
         this.pool = pool;
-        this.mode = config.database().galeraCheck();
+        this.mode = config.galeraCheck();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.paycallback.ops;
 
 import io.paycallback.closing.CloseRequests;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.CallbackLog;
@@ -64,9 +63,9 @@ public class Housekeeping {
     private final int batchSize;
     private final int maxBatches;
 
-    public Housekeeping(Pool pool, PayCallbackConfig config) {
+    public Housekeeping(Pool pool, OpsConfig config) {
         this.pool = pool;
-        PayCallbackConfig.Housekeeping settings = config.housekeeping();
+        OpsConfig.Cleanup settings = config.housekeeping();
         if (settings.retention().compareTo(MINIMUM_RETENTION) < 0) {
             throw new IllegalArgumentException("paycallback.housekeeping.retention must be at least 7d: providers push"
                     + " the same notice for days, and its row is what makes the repeat a duplicate");

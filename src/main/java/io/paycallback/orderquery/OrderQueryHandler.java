@@ -3,7 +3,6 @@ package io.paycallback.orderquery;
 import java.util.Optional;
 import io.paycallback.order.Order;
 import io.paycallback.provider.OrderRef;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Origin;
 import io.paycallback.inbox.Reservation;
@@ -20,7 +19,9 @@ import io.paycallback.outbox.Subject;
 import io.paycallback.provider.PaymentAnswer;
 import io.paycallback.provider.ProviderClient;
 import io.paycallback.provider.ProviderClients;
+import io.paycallback.provider.ProviderConfig;
 import io.paycallback.provider.ProviderException;
+import io.paycallback.providercall.ProviderCallConfig;
 import io.paycallback.providercall.ProviderCallHandler;
 import io.paycallback.providercall.ProviderCalls;
 import io.paycallback.tracing.Traceparent;
@@ -33,6 +34,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,12 +57,14 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
     private final ProviderClients providers;
     private final QueryRateLimits limits;
     private final OrderQueryMetrics metrics;
-    private final PayCallbackConfig.Reconcile settings;
+    private final OrderQueryConfig settings;
+    private final List<Duration> schedule;
 
     public OrderQueryHandler(Pool pool, Leases leases, ProviderCalls calls, OrderQueries queries, Orders orders,
                       CallbackInbox inbox, Outbox outbox, ProviderClients providers, QueryRateLimits limits,
-                      OrderQueryMetrics metrics, Tracing tracing, PayCallbackConfig config) {
-        super(OrderQueries.TABLE, QueryTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2),
+                      OrderQueryMetrics metrics, Tracing tracing, ProviderConfig providerConfig,
+                      ProviderCallConfig rounds, OrderQueryConfig config) {
+        super(OrderQueries.TABLE, QueryTry.class, pool, leases, calls, providerConfig.timeout().multipliedBy(2),
                 tracing);
         this.queries = queries;
         this.orders = orders;
@@ -69,7 +73,8 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
         this.providers = providers;
         this.limits = limits;
         this.metrics = metrics;
-        this.settings = config.reconcile();
+        this.settings = config;
+        this.schedule = rounds.schedule();
     }
 
     @Scheduled(every = "${paycallback.retry.scan-interval}", delayed = "${paycallback.retry.scan-delay}",
@@ -131,7 +136,7 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
             }
         }
         String summary = String.join("; ", answers);
-        return nextRound(lease, settings.schedule(), QueryTry.QUERIED, summary,
+        return nextRound(lease, schedule, QueryTry.QUERIED, summary,
                 () -> "order still PENDING after " + (lease.failures() + 1) + " queries: " + summary);
     }
 

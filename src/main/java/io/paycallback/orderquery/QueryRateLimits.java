@@ -3,7 +3,6 @@ package io.paycallback.orderquery;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.ratelimiter.RequestNotPermitted;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.trade.ChannelId;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -18,9 +17,9 @@ public class QueryRateLimits {
     private final RateLimiterConfig limit;
     private final Map<String, RateLimiter> limiters = new ConcurrentHashMap<>();
 
-    public QueryRateLimits(PayCallbackConfig config) {
+    public QueryRateLimits(OrderQueryConfig config) {
         this.limit = RateLimiterConfig.custom()
-                .limitForPeriod(config.reconcile().maxPerSecond())
+                .limitForPeriod(config.maxPerSecond())
                 .limitRefreshPeriod(Duration.ofSeconds(1))
                 .timeoutDuration(Duration.ofSeconds(30))
                 .build();

@@ -2,9 +2,9 @@ package io.paycallback.outbox;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.RowStatus;
 import io.paycallback.trade.ChannelTradeNo;
@@ -94,20 +94,20 @@ public class Outbox {
     private final long parkedMicros;
 
     /** An outbox for which every destination takes events. */
-    public Outbox(ObjectMapper json, Clock clock, PayCallbackConfig config) {
-        this(json, clock, config, DestinationGate.ALL);
+    public Outbox(ObjectMapper json, Clock clock, LeaseConfig lease, OutboxConfig config) {
+        this(json, clock, lease, config, DestinationGate.ALL);
     }
 
     @Inject
-    public Outbox(ObjectMapper json, Clock clock, PayCallbackConfig config, DestinationGate gate) {
+    public Outbox(ObjectMapper json, Clock clock, LeaseConfig lease, OutboxConfig config, DestinationGate gate) {
         this.json = json;
         this.clock = clock;
         this.gate = gate;
-        this.leaseMicros = TimeUnit.MICROSECONDS.convert(config.retry().lease());
-        this.parkedMicros = TimeUnit.MICROSECONDS.convert(config.downstream().breaker().parkedFor());
+        this.leaseMicros = TimeUnit.MICROSECONDS.convert(lease.lease());
+        this.parkedMicros = TimeUnit.MICROSECONDS.convert(config.parkedFor());
         // A misspelt type would silently starve its destination, a URL that is not HTTP fail every try for a day:
         // refuse both at start-up, naming the key.
-        config.downstream().destinations().forEach((name, destination) -> {
+        config.destinations().forEach((name, destination) -> {
             String key = "paycallback.downstream.destinations." + name;
             if (!HTTP_URL.matcher(destination.url()).matches()) {
                 throw new IllegalArgumentException(key + ".url is not an http:// or https:// URL");

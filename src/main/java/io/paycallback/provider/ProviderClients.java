@@ -1,6 +1,5 @@
 package io.paycallback.provider;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.ChannelId;
 import io.vertx.core.tracing.TracingPolicy;
@@ -36,14 +35,13 @@ public class ProviderClients {
     private final Context context;
     private volatile Map<ChannelId, ProviderApi> clients = Map.of();
 
-    public ProviderClients(PayCallbackConfig config, Clock clock, Vertx vertx, Tracing tracing) {
+    public ProviderClients(ProviderConfig providers, Clock clock, Vertx vertx, Tracing tracing) {
         // Idle connections are dropped before the servers' usual idle timeouts (nginx 75 s, the JDK's HttpServer that
         // the tests' fake providers run on 30 s): a connection reused just as the server closes it fails that call
         // with HttpClosedException, and a close or refund then waits for its backoff instead of answering at once.
         // Each call is a span of ours (ProviderHttp); no traceparent goes to a provider.
         this.http = WebClient.create(vertx, new WebClientOptions().setKeepAliveTimeout(IDLE_SECONDS)
                 .setTracingPolicy(TracingPolicy.IGNORE));
-        PayCallbackConfig.Providers providers = config.providers();
         this.context = new Context(http, tracing, clock, providers.timeout(), providers.wxpay().baseUrl(),
                 providers.alipay().gatewayUrl(), providers.stripe().baseUrl(), new Downloads(providers.timeout(), tracing));
     }

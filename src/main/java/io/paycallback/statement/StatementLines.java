@@ -1,6 +1,6 @@
 package io.paycallback.statement;
 
-import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.config.DatabaseConfig;
 import io.paycallback.statement.bill.BillException;
 import io.paycallback.statement.bill.BillLine;
 import io.smallrye.common.annotation.Identifier;
@@ -40,7 +40,7 @@ public class StatementLines {
     private final Pool pool;
 
     /** @param pool for the deletes of a run's lines, ten thousand per statement: the bulk bound's */
-    public StatementLines(@Identifier(PayCallbackConfig.Database.BULK_POOL) Pool pool) {
+    public StatementLines(@Identifier(DatabaseConfig.BULK_POOL) Pool pool) {
         this.pool = pool;
     }
 

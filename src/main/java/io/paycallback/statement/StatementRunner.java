@@ -1,6 +1,6 @@
 package io.paycallback.statement;
 
-import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.config.DatabaseConfig;
 import io.paycallback.lease.AfterCommit;
 import io.paycallback.lease.Attempted;
 import io.paycallback.lease.Lease;
@@ -13,6 +13,7 @@ import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.Subject;
 import io.paycallback.provider.ProviderClients;
+import io.paycallback.provider.ProviderConfig;
 import io.paycallback.provider.StatementClient;
 import io.paycallback.provider.TradeBill;
 import io.paycallback.statement.StatementRuns.Run;
@@ -74,15 +75,16 @@ public class StatementRunner implements LeaseHandler {
     private final Outbox outbox;
     private final StatementMetrics metrics;
     private final Clock clock;
-    private final PayCallbackConfig.Statements settings;
+    private final StatementConfig settings;
     private final Duration timeout;
     private final Duration compareTimeout = RUN_LEASE;
 
     /** @param bulk the same pool, whose statements may run as long as the comparison's set-based ones need */
-    public StatementRunner(Pool pool, @Identifier(PayCallbackConfig.Database.BULK_POOL) Pool bulk, Leases leases,
+    public StatementRunner(Pool pool, @Identifier(DatabaseConfig.BULK_POOL) Pool bulk, Leases leases,
                            StatementRuns runs, StatementLines lines, Comparison comparison,
                            Discrepancies discrepancies, Repairs repairs, ProviderClients providers, Outbox outbox,
-                           StatementMetrics metrics, Clock clock, Tracing tracing, PayCallbackConfig config) {
+                           StatementMetrics metrics, Clock clock, Tracing tracing,
+                           ProviderConfig providerConfig, StatementConfig config) {
         this.pool = pool;
         this.tracing = tracing;
         this.bulk = bulk;
@@ -96,8 +98,8 @@ public class StatementRunner implements LeaseHandler {
         this.outbox = outbox;
         this.metrics = metrics;
         this.clock = clock;
-        this.settings = config.statements();
-        this.timeout = config.providers().timeout().multipliedBy(2).plusSeconds(30);
+        this.settings = config;
+        this.timeout = providerConfig.timeout().multipliedBy(2).plusSeconds(30);
     }
 
     @Override

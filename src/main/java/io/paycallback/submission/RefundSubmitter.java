@@ -1,7 +1,6 @@
 package io.paycallback.submission;
 
 import io.paycallback.channel.Notice;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Origin;
 import io.paycallback.inbox.StoredCallbacks;
@@ -18,9 +17,11 @@ import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.Subject;
 import io.paycallback.provider.ProviderClient;
 import io.paycallback.provider.ProviderClients;
+import io.paycallback.provider.ProviderConfig;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.provider.RefundAnswer;
 import io.paycallback.provider.RefundOrder;
+import io.paycallback.providercall.ProviderCallConfig;
 import io.paycallback.providercall.ProviderCallHandler;
 import io.paycallback.providercall.ProviderCalls;
 import io.paycallback.tracing.Traceparent;
@@ -67,15 +68,16 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
     private final List<Duration> schedule;
 
     public RefundSubmitter(Pool pool, Leases leases, ProviderCalls calls, Refunds refunds, StoredCallbacks callbacks,
-                           CallbackInbox inbox, Outbox outbox, ProviderClients providers, Tracing tracing, PayCallbackConfig config) {
-        super(Refunds.SUBMISSIONS, SubmissionTry.class, pool, leases, calls, config.providers().timeout().multipliedBy(2),
+                           CallbackInbox inbox, Outbox outbox, ProviderClients providers, Tracing tracing,
+                           ProviderConfig providerConfig, ProviderCallConfig rounds) {
+        super(Refunds.SUBMISSIONS, SubmissionTry.class, pool, leases, calls, providerConfig.timeout().multipliedBy(2),
                 tracing);
         this.refunds = refunds;
         this.callbacks = callbacks;
         this.inbox = inbox;
         this.outbox = outbox;
         this.providers = providers;
-        this.schedule = config.reconcile().schedule();
+        this.schedule = rounds.schedule();
     }
 
     /** The refund a submission row is about. */

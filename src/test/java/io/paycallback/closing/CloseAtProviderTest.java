@@ -1,7 +1,7 @@
 package io.paycallback.closing;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.LeaseProcessor;
 import io.paycallback.lease.LeasedTables;
@@ -50,7 +50,7 @@ class CloseAtProviderTest extends AgainstFakeProviders {
     @Inject
     LostRaces lostRaces;
     @Inject
-    PayCallbackConfig config;
+    LeaseConfig config;
     @Inject
     OrderTimeline timeline;
     @Inject

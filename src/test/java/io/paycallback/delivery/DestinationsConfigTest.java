@@ -1,6 +1,6 @@
 package io.paycallback.delivery;
 
-import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.outbox.OutboxConfig;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
@@ -55,7 +55,7 @@ class DestinationsConfigTest {
         assertThat(rotating.schedule().jitter()).isEqualTo(0.2);
     }
 
-    private static PayCallbackConfig.Downstream.Destination destination(Optional<String> secret, Optional<String> previous,
+    private static OutboxConfig.DestinationSettings destination(Optional<String> secret, Optional<String> previous,
                                                                        Optional<String> expiresAt) {
         Map<String, Object> answers = new HashMap<>();
         answers.put("url", "http://localhost/warehouse");
@@ -66,21 +66,19 @@ class DestinationsConfigTest {
         answers.put("previousSigningSecret", previous);
         answers.put("previousSigningSecretExpiresAt", expiresAt);
         answers.put("rateLimit", OptionalDouble.empty());
-        return stub(PayCallbackConfig.Downstream.Destination.class, answers);
+        return stub(OutboxConfig.DestinationSettings.class, answers);
     }
 
-    private static Destinations destinations(PayCallbackConfig.Downstream.Destination warehouse) {
-        PayCallbackConfig.Downstream.DeliveryRetry retry = stub(PayCallbackConfig.Downstream.DeliveryRetry.class, Map.of(
+    private static Destinations destinations(OutboxConfig.DestinationSettings warehouse) {
+        DeliveryConfig.Schedule schedule = stub(DeliveryConfig.Schedule.class, Map.of(
                 "backoff", List.of(Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofMinutes(30), Duration.ofHours(2),
                         Duration.ofHours(5), Duration.ofHours(10), Duration.ofHours(10)),
                 "jitter", 0.2, "retryAfterCap", Duration.ofHours(1)));
-        PayCallbackConfig.Downstream.Breaker breaker = stub(PayCallbackConfig.Downstream.Breaker.class, Map.of(
+        DeliveryConfig.Breaker breaker = stub(DeliveryConfig.Breaker.class, Map.of(
                 "minTries", 10, "failureRatio", 0.7, "window", Duration.ofMinutes(5),
                 "probeInterval", Duration.ofSeconds(30), "disableAfter", Duration.ofDays(3)));
-        PayCallbackConfig config = stub(PayCallbackConfig.class, Map.of("downstream",
-                stub(PayCallbackConfig.Downstream.class, Map.of("destinations", Map.of("warehouse", warehouse),
-                        "retry", retry, "breaker", breaker))));
-        return new Destinations(config);
+        OutboxConfig outbox = stub(OutboxConfig.class, Map.of("destinations", Map.of("warehouse", warehouse)));
+        return new Destinations(outbox, stub(DeliveryConfig.class, Map.of("schedule", schedule, "breaker", breaker)));
     }
 
     /** A configuration interface answering only the methods named. */

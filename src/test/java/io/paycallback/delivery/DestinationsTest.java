@@ -2,7 +2,7 @@ package io.paycallback.delivery;
 
 import io.paycallback.console.ConsoleGuard;
 import io.paycallback.console.ConsoleSessions;
-import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseProcessor;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Lanes;
@@ -97,7 +97,7 @@ class DestinationsTest {
     @Inject
     Leases leases;
     @Inject
-    PayCallbackConfig config;
+    LeaseConfig config;
 
     private Db db;
     private ProviderSigner signer;

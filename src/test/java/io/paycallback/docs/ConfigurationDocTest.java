@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * docs/configuration.md against {@code PayCallbackConfig} itself: every key is a row of its tables with the code's
- * default, no row names a key the application does not read, and no page of the docs mentions one.
+ * docs/configuration.md against the configuration mappings themselves ({@code ConfigKeys}): every key is a row of its
+ * tables with the code's default, no row names a key the application does not read, and no page of the docs mentions
+ * one.
  */
 class ConfigurationDocTest {
 
@@ -72,7 +73,7 @@ class ConfigurationDocTest {
             while (mention.find()) {
                 String named = pattern("paycallback." + mention.group(1)).replaceFirst("\\.\\*$", "");
                 Optional<ConfigKeys.Key> found = keys.stream().filter(key -> key.matches(named) || isGroupOf(named, key)).findFirst();
-                assertThat(found).as("%s names %s, which PayCallbackConfig does not have",
+                assertThat(found).as("%s names %s, which no configuration mapping has",
                         DocsLinksTest.ROOT.relativize(page), mention.group()).isPresent();
             }
         }

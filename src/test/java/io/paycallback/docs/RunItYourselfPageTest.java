@@ -93,7 +93,7 @@ class RunItYourselfPageTest {
         for (String name : settings.keySet()) {
             if (name.startsWith("paycallback.")) {
                 Optional<ConfigKeys.Key> key = keys.stream().filter(k -> k.matches(name)).findFirst();
-                assertThat(key).as("PayCallbackConfig reads %s", name).isPresent();
+                assertThat(key).as("a configuration mapping reads %s", name).isPresent();
                 assertThat(key.get().deprecated()).as("%s is deprecated", name).isFalse();
             } else {
                 assertThat(name).as("a Quarkus key of the page").startsWith("quarkus.");

@@ -2,7 +2,6 @@ package io.paycallback.inbox;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 
@@ -17,8 +16,8 @@ class KnownReservationsTest {
 
     private final AtomicLong nanos = new AtomicLong();
 
-    private static PayCallbackConfig.KnownReservations settings(int size, Duration ttl) {
-        return new PayCallbackConfig.KnownReservations() {
+    private static InboxConfig settings(int size, Duration ttl) {
+        return new InboxConfig() {
             @Override
             public int size() {
                 return size;

@@ -1,6 +1,5 @@
 package io.paycallback.lease;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.lease.Lease;
@@ -61,7 +60,7 @@ class ProcessingTest {
     @Inject
     LostRaces lostRaces;
     @Inject
-    PayCallbackConfig config;
+    LeaseConfig config;
 
     private Db db;
     private ProviderSigner signer;
@@ -237,7 +236,7 @@ class ProcessingTest {
     void aFailingTransitionWalksTheBackoffAndIsDeadAfterTheLastWithOneAlert() {
         long id = pay(Ids.unique("ORD"), Ids.unique("42000"), 300);
         awaitFailures(CallbackLog.PAYMENT.leased(), id, 1);
-        List<Duration> backoff = config.retry().backoff();
+        List<Duration> backoff = config.backoff();
         assertThat(row(CallbackLog.PAYMENT.leased(), id).getLong("delay_micros")).isEqualTo(backoff.get(0).toNanos() / 1000);
 
         for (int failures = 1; failures <= backoff.size(); failures++) {
@@ -401,13 +400,13 @@ class ProcessingTest {
         long eventId = db.first("SELECT id FROM outbox WHERE source = ? AND type = 'order.paid'", "pay:" + payId).getLong("id");
         awaitFailures(Outbox.TABLE, eventId, 1);
 
-        for (int tries = 0; tries < config.retry().backoff().size() && row(Outbox.TABLE, eventId).getInteger("status") == 0; tries++) {
+        for (int tries = 0; tries < config.backoff().size() && row(Outbox.TABLE, eventId).getInteger("status") == 0; tries++) {
             makeDue(Outbox.TABLE, eventId);
             scanner.drain(Outbox.TABLE);
         }
 
         assertThat(row(Outbox.TABLE, eventId).getInteger("status")).isEqualTo(2);
-        assertThat(row(Outbox.TABLE, eventId).getInteger("retry_count")).isEqualTo(config.retry().backoff().size() + 1);
+        assertThat(row(Outbox.TABLE, eventId).getInteger("retry_count")).isEqualTo(config.backoff().size() + 1);
         assertThat(outboxRows("outbox:" + eventId, "alert")).isEqualTo(1);
         sink.answer(200);
         long alertId = db.first("SELECT id FROM outbox WHERE source = ?", "outbox:" + eventId).getLong("id");

@@ -433,9 +433,9 @@ class ManifestsTest {
     }
 
     /**
-     * The keys are taken from PayCallbackConfig itself: tuning (keys with a default) may be in the ConfigMap, every
-     * key without a default (merchant keys, destinations, the bearer tokens) must be shown in the Secret template, and
-     * nothing may be spelled in a way the application does not read.
+     * The keys are taken from the configuration mappings themselves: tuning (keys with a default) may be in the
+     * ConfigMap, every key without a default (merchant keys, destinations, the bearer tokens) must be shown in the
+     * Secret template, and nothing may be spelled in a way the application does not read.
      */
     @ParameterizedTest
     @MethodSource("overlays")

@@ -1,12 +1,12 @@
 package io.paycallback.order;
 
 import io.opentelemetry.api.OpenTelemetry;
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.db.LostRaces;
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.inbox.StoredCallbacks;
 import io.paycallback.lease.BatchTransactions;
 import io.paycallback.lease.Lease;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.LeaseProcessor;
 import io.paycallback.lease.LeasedTables;
@@ -78,7 +78,7 @@ class BatchTransitionsTest {
     @Inject
     LostRaces lostRaces;
     @Inject
-    PayCallbackConfig config;
+    LeaseConfig config;
 
     private Db db;
 

@@ -1,7 +1,7 @@
 package io.paycallback.order;
 
-import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.inbox.CallbackLog;
+import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
@@ -49,7 +49,7 @@ class RefundAmountsTest {
     @Inject
     Scanner scanner;
     @Inject
-    PayCallbackConfig config;
+    LeaseConfig config;
 
     private Db db;
     private ProviderSigner signer;
@@ -280,7 +280,7 @@ class RefundAmountsTest {
         long id = db.first("SELECT id FROM refund_callback_log WHERE channel = 'wxpay' AND refund_no = ?", refundNo)
                 .getLong("id");
         await().atMost(WAIT).until(() -> status(id).getInteger("retry_count") >= 1);
-        for (int tries = 0; tries < config.retry().backoff().size() && status(id).getInteger("status") == 0; tries++) {
+        for (int tries = 0; tries < config.backoff().size() && status(id).getInteger("status") == 0; tries++) {
             db.update("UPDATE refund_callback_log SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE id = ?", id);
             scanner.drain(CallbackLog.REFUND.leased());
         }

@@ -1,7 +1,7 @@
 package io.paycallback.outbox;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.lease.LeaseConfig;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
@@ -34,15 +34,12 @@ class OutboxDestinationsTest {
     }
 
     private static Outbox outbox(Map<String, List<String>> subscriptions) {
-        Map<String, PayCallbackConfig.Downstream.Destination> destinations = new LinkedHashMap<>();
-        subscriptions.forEach((name, events) -> destinations.put(name, stub(PayCallbackConfig.Downstream.Destination.class,
+        Map<String, OutboxConfig.DestinationSettings> destinations = new LinkedHashMap<>();
+        subscriptions.forEach((name, events) -> destinations.put(name, stub(OutboxConfig.DestinationSettings.class,
                 Map.of("url", "http://localhost/" + name, "events", events, "timeout", Duration.ofSeconds(5)))));
-        PayCallbackConfig config = stub(PayCallbackConfig.class, Map.of(
-                "retry", stub(PayCallbackConfig.Retry.class, Map.of("lease", Duration.ofSeconds(60))),
-                "downstream", stub(PayCallbackConfig.Downstream.class, Map.of("destinations", destinations,
-                        "breaker", stub(PayCallbackConfig.Downstream.Breaker.class,
-                                Map.of("parkedFor", Duration.ofHours(1)))))));
-        return new Outbox(new ObjectMapper(), Clock.systemUTC(), config);
+        LeaseConfig lease = stub(LeaseConfig.class, Map.of("lease", Duration.ofSeconds(60)));
+        OutboxConfig config = stub(OutboxConfig.class, Map.of("destinations", destinations, "parkedFor", Duration.ofHours(1)));
+        return new Outbox(new ObjectMapper(), Clock.systemUTC(), lease, config);
     }
 
     /** A configuration interface answering only the methods named. */

@@ -1,7 +1,24 @@
 package io.paycallback.testsupport;
 
+import io.paycallback.auth.AuthConfig;
+import io.paycallback.callback.CallbackConfig;
+import io.paycallback.closing.ClosingConfig;
+import io.paycallback.config.DatabaseConfig;
+import io.paycallback.config.LocalConfigFile;
+import io.paycallback.config.MonitoringConfig;
 import io.paycallback.config.PayCallbackConfig;
+import io.paycallback.config.RequeueConfig;
+import io.paycallback.console.ConsoleConfig;
+import io.paycallback.delivery.DeliveryConfig;
+import io.paycallback.inbox.InboxConfig;
+import io.paycallback.lease.LeaseConfig;
+import io.paycallback.ops.OpsConfig;
+import io.paycallback.orderquery.OrderQueryConfig;
+import io.paycallback.outbox.OutboxConfig;
+import io.paycallback.provider.ProviderConfig;
+import io.paycallback.providercall.ProviderCallConfig;
 import io.paycallback.registry.RegistryConfig;
+import io.paycallback.statement.StatementConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
@@ -17,9 +34,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every leaf key of {@link PayCallbackConfig}, read from the interface itself the way SmallRye names them (method
- * names in kebab case, {@code @WithName} where given, {@code *} for each map key), so tests that compare the
- * deployment or the docs with the application cannot drift from it.
+ * Every leaf key of the {@code paycallback.*} mappings, read from the interfaces themselves the way SmallRye names them
+ * (method names in kebab case, {@code @WithName} where given, {@code *} for each map key), so tests that compare the
+ * deployment or the docs with the application cannot drift from them.
  */
 public final class ConfigKeys {
 
@@ -46,7 +63,12 @@ public final class ConfigKeys {
     }
 
     /** Every {@code @ConfigMapping} under {@code paycallback.}: a package that owns its configuration adds its own here. */
-    private static final List<Class<?>> MAPPINGS = List.of(PayCallbackConfig.class, RegistryConfig.class);
+    private static final List<Class<?>> MAPPINGS = List.of(
+            PayCallbackConfig.class, DatabaseConfig.class, LocalConfigFile.class, MonitoringConfig.class,
+            RequeueConfig.class, AuthConfig.class, CallbackConfig.class, InboxConfig.class, LeaseConfig.class,
+            OutboxConfig.class, DeliveryConfig.class, ProviderConfig.class, ProviderCallConfig.class,
+            OrderQueryConfig.class, ClosingConfig.class, StatementConfig.class, RegistryConfig.class, OpsConfig.class,
+            ConsoleConfig.class);
 
     private ConfigKeys() {
     }
@@ -58,6 +80,12 @@ public final class ConfigKeys {
             collect(mapping.getAnnotation(ConfigMapping.class).prefix(), mapping, false, keys);
         }
         keys.sort(Comparator.comparing(Key::pattern));
+        // Each key belongs to one mapping, that of the package it configures.
+        for (int i = 1; i < keys.size(); i++) {
+            if (keys.get(i).pattern().equals(keys.get(i - 1).pattern())) {
+                throw new IllegalStateException(keys.get(i).pattern() + " is mapped twice");
+            }
+        }
         return keys;
     }
 
