@@ -114,7 +114,9 @@ class ManifestsTest {
             "paycallback_destination_state",
             "paycallback_destination_backlog",
             "paycallback_destination_oldest_pending_seconds",
-            "paycallback_destination_recoveries_total");
+            "paycallback_destination_recoveries_total",
+            // LoginThrottleTest reads this from the running service's /q/metrics.
+            "paycallback_auth_throttled_total");
     /** Prometheus's own per-target series, for the target-down alert. */
     private static final String SCRAPE_HEALTH = "up";
     private static final Map<String, Set<String>> LABEL_VALUES = Map.of(

@@ -1,5 +1,7 @@
 package io.paycallback.testsupport;
 
+import io.paycallback.apikey.ApiKeysConfig;
+import io.paycallback.auth.ThrottleConfig;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.registry.RegistryConfig;
 import io.smallrye.config.ConfigMapping;
@@ -46,7 +48,8 @@ public final class ConfigKeys {
     }
 
     /** Every {@code @ConfigMapping} under {@code paycallback.}: a package that owns its configuration adds its own here. */
-    private static final List<Class<?>> MAPPINGS = List.of(PayCallbackConfig.class, RegistryConfig.class);
+    private static final List<Class<?>> MAPPINGS = List.of(PayCallbackConfig.class, RegistryConfig.class,
+            ApiKeysConfig.class, ThrottleConfig.class);
 
     private ConfigKeys() {
     }
