@@ -174,7 +174,14 @@ public class ApiKeys {
         return store.live().invoke(keys -> serve(seen, keys)).replaceWithVoid();
     }
 
+    /**
+     * Both counts only grow, so a read that saw fewer keys made or revoked than the one served (a poll overtaken by the
+     * reload of a change) is dropped: a revoked key never comes back, even for a poll.
+     */
     private synchronized void serve(ApiKeyStore.State seen, List<ApiKeyStore.Live> keys) {
+        if (seen.made() < state.made() || seen.revoked() < state.revoked()) {
+            return;
+        }
         Map<String, Entry> byId = new HashMap<>();
         keys.forEach(key -> byId.put(key.id(), new Entry(key.digest(), new Caller(key.id(), ApiKeyToken.prefix(key.id()),
                 key.name(), Set.copyOf(key.merchants())))));

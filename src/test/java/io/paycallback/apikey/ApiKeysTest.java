@@ -134,6 +134,17 @@ class ApiKeysTest {
         assertThat(audited).containsExactly("alice api_key_create", "bob api_key_revoke");
     }
 
+    /** Another instance's revocation reaches this one by its poll, within seconds, with no query per request. */
+    @Test
+    void aKeyRevokedElsewhereIsRefusedWithinAPoll() {
+        String token = key("revoked elsewhere", merchant("oth"));
+        Api.as(token).get("/internal/orders/" + Ids.unique("NONE")).then().statusCode(404);
+        db.update("UPDATE api_keys SET revoked_by = 'another-instance', revoked_at = NOW(3) WHERE id = ?",
+                token.substring(4, 12));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                Api.as(token).get("/internal/orders/" + Ids.unique("NONE")).then().statusCode(401));
+    }
+
     @Test
     void aKeyIsScopedToMerchantsTheRegistryKnows() {
         String mine = merchant("unk");
