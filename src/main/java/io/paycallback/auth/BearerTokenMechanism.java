@@ -2,6 +2,7 @@ package io.paycallback.auth;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.credential.TokenCredential;
 import io.quarkus.security.identity.IdentityProviderManager;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -15,19 +16,32 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * {@code Authorization: Bearer <token>} for the internal and admin APIs. Without the header the caller is anonymous
- * and a secured endpoint answers 401; a token is checked by {@link TokenIdentityProvider}. Authentication is not
- * proactive (application.properties), so provider callbacks never pay for it.
+ * and a secured endpoint answers 401; a token is checked by the identity providers (an API key's by
+ * {@code apikey/ApiKeyIdentityProvider}, the rest by {@link TokenIdentityProvider}). A failure is counted against the
+ * caller's address and the API key's prefix ({@link LoginThrottle}); while either is held back, the request is answered
+ * 429 with {@code Retry-After} and its token is not looked at. Authentication is not proactive (application.properties),
+ * so provider callbacks never pay for any of this.
  */
 @ApplicationScoped
 public class BearerTokenMechanism implements HttpAuthenticationMechanism {
 
     private static final String BEARER = "Bearer ";
+    private static final String RETRY_AFTER = "paycallback.retry-after";
     private static final ChallengeData CHALLENGE =
             new ChallengeData(HttpResponseStatus.UNAUTHORIZED.code(), HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+
+    private final LoginThrottle throttle;
+
+    public BearerTokenMechanism(LoginThrottle throttle) {
+        this.throttle = throttle;
+    }
 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identityProviderManager) {
@@ -35,15 +49,34 @@ public class BearerTokenMechanism implements HttpAuthenticationMechanism {
         if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return Uni.createFrom().nullItem();
         }
-        TokenAuthenticationRequest request =
-                new TokenAuthenticationRequest(new TokenCredential(header.substring(BEARER.length()).strip(), "bearer"));
+        String token = header.substring(BEARER.length()).strip();
+        Optional<String> keyPrefix = ApiKeyToken.parse(token).map(key -> ApiKeyToken.prefix(key.id()));
+        LoginThrottle.Kind kind = keyPrefix.isPresent() ? LoginThrottle.Kind.API_KEY : LoginThrottle.Kind.BEARER;
+        List<String> keys = LoginThrottle.keys(address(context), keyPrefix);
+        Optional<Duration> wait = throttle.refused(kind, keys);
+        if (wait.isPresent()) {
+            context.put(RETRY_AFTER, LoginThrottle.seconds(wait.get()));
+            return Uni.createFrom().failure(new AuthenticationFailedException("too many failed attempts"));
+        }
+        TokenAuthenticationRequest request = new TokenAuthenticationRequest(new TokenCredential(token, "bearer"));
         HttpSecurityUtils.setRoutingContextAttribute(request, context);
-        return identityProviderManager.authenticate(request);
+        return identityProviderManager.authenticate(request)
+                .onFailure(AuthenticationFailedException.class).invoke(failure -> throttle.failed(kind, keys))
+                .onItem().invoke(identity -> throttle.succeeded(keyPrefix));
     }
 
     @Override
     public Uni<ChallengeData> getChallenge(RoutingContext context) {
+        Long retryAfter = context.get(RETRY_AFTER);
+        if (retryAfter != null) {
+            return Uni.createFrom().item(new ChallengeData(HttpResponseStatus.TOO_MANY_REQUESTS.code(),
+                    HttpHeaderNames.RETRY_AFTER, retryAfter.toString()));
+        }
         return Uni.createFrom().item(CHALLENGE);
+    }
+
+    static String address(RoutingContext context) {
+        return context.request().remoteAddress() == null ? "unknown" : context.request().remoteAddress().host();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.paycallback.console;
 
+import io.paycallback.auth.LoginThrottle;
 import io.paycallback.auth.Roles;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -20,6 +21,8 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 
 import java.net.URI;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Signing in with an operator token, which becomes a session cookie, and signing out. */
@@ -34,10 +37,12 @@ public class ConsoleLogin {
 
     private final ConsoleSessions sessions;
     private final SecurityIdentity identity;
+    private final LoginThrottle throttle;
 
-    public ConsoleLogin(ConsoleSessions sessions, SecurityIdentity identity) {
+    public ConsoleLogin(ConsoleSessions sessions, SecurityIdentity identity, LoginThrottle throttle) {
         this.sessions = sessions;
         this.identity = identity;
+        this.throttle = throttle;
     }
 
     @GET
@@ -47,14 +52,26 @@ public class ConsoleLogin {
         return Templates.login(null);
     }
 
-    /** Exchanges an operator token for a session cookie; the token itself is never stored, echoed or logged. */
+    /**
+     * Exchanges an operator token for a session cookie; the token itself is never stored, echoed or logged. An address
+     * that failed too often is refused with 429 before its token is looked at ({@link LoginThrottle}).
+     */
     @POST
     @Path("login")
     @PermitAll
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response login(@FormParam("token") String token, @Context HttpServerRequest request) {
+        List<String> keys = LoginThrottle.keys(request.remoteAddress() == null ? "unknown" : request.remoteAddress().host(),
+                Optional.empty());
+        Optional<Duration> wait = throttle.refused(LoginThrottle.Kind.CONSOLE_LOGIN, keys);
+        if (wait.isPresent()) {
+            long seconds = LoginThrottle.seconds(wait.get());
+            return Response.status(Response.Status.TOO_MANY_REQUESTS).header("Retry-After", seconds)
+                    .entity(Templates.login("Too many failed sign-ins from here: try again in " + seconds + " s.")).build();
+        }
         Optional<ConsoleSessions.Opened> opened = token == null ? Optional.empty() : sessions.open(token.strip());
         if (opened.isEmpty()) {
+            throttle.failed(LoginThrottle.Kind.CONSOLE_LOGIN, keys);
             LOG.infof("console login refused from %s", request.remoteAddress());
             return Response.status(Response.Status.UNAUTHORIZED).entity(Templates.login("That is not an operator token.")).build();
         }

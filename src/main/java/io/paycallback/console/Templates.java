@@ -46,6 +46,10 @@ public class Templates {
 
     public static native TemplateInstance merchant(ConsoleViews.Page page, ConsoleViews.OwnerPage view);
 
+    public static native TemplateInstance apiKeys(ConsoleViews.Page page, List<ApiKeysPage.KeyLine> keys);
+
+    public static native TemplateInstance apiKeyMade(String prefix, String token, String summary);
+
     public static native TemplateInstance replayPlan(ConsoleViews.ReplayPlan plan);
 
     public static native TemplateInstance done(ConsoleViews.Done done);

@@ -29,6 +29,10 @@ public enum AuditAction {
     REGISTRY_CHANGE,
     /** Every sealed secret of the registry moved under the first key-encryption key. */
     REGISTRY_REWRAP,
+    /** An API key of the order service made, scoped to merchants. */
+    API_KEY_CREATE,
+    /** An API key of the order service revoked: every instance refuses it within a poll. */
+    API_KEY_REVOKE,
     /** A value a newer (or, after a rollback, an older) release stored and this build does not know. */
     UNKNOWN;
 

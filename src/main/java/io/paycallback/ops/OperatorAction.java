@@ -50,7 +50,10 @@ public enum OperatorAction {
     REGISTRY_REMOVE_ACCOUNT,
     REGISTRY_ADD_KEY,
     REGISTRY_RETIRE_KEY,
-    REGISTRY_REWRAP;
+    REGISTRY_REWRAP,
+    API_KEY_LIST,
+    API_KEY_CREATE,
+    API_KEY_REVOKE;
 
     /** On an endpoint of the admin API or the console: the actions it renders (none: a form, which performs nothing). */
     @Retention(RetentionPolicy.RUNTIME)

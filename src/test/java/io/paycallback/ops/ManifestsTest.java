@@ -117,7 +117,9 @@ class ManifestsTest {
             "paycallback_destination_recoveries_total",
             // RegistryFaultIT reads the version from the running services' /q/metrics.
             "paycallback_registry_version",
-            "paycallback_registry_reload_failures_total");
+            "paycallback_registry_reload_failures_total",
+            // LoginThrottleTest reads this from the running service's /q/metrics.
+            "paycallback_auth_throttled_total");
     /** Prometheus's own per-target series, for the target-down alert. */
     private static final String SCRAPE_HEALTH = "up";
     private static final Map<String, Set<String>> LABEL_VALUES = Map.of(

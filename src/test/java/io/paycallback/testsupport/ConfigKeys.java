@@ -1,6 +1,8 @@
 package io.paycallback.testsupport;
 
+import io.paycallback.apikey.ApiKeysConfig;
 import io.paycallback.auth.AuthConfig;
+import io.paycallback.auth.ThrottleConfig;
 import io.paycallback.callback.CallbackConfig;
 import io.paycallback.closing.ClosingConfig;
 import io.paycallback.config.DatabaseConfig;
@@ -68,7 +70,7 @@ public final class ConfigKeys {
             RequeueConfig.class, AuthConfig.class, CallbackConfig.class, InboxConfig.class, LeaseConfig.class,
             OutboxConfig.class, DeliveryConfig.class, ProviderConfig.class, ProviderCallConfig.class,
             OrderQueryConfig.class, ClosingConfig.class, StatementConfig.class, RegistryConfig.class, OpsConfig.class,
-            ConsoleConfig.class);
+            ConsoleConfig.class, ApiKeysConfig.class, ThrottleConfig.class);
 
     private ConfigKeys() {
     }
