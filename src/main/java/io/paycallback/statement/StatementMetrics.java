@@ -3,6 +3,7 @@ package io.paycallback.statement;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.paycallback.config.MonitoringConfig;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.trade.ChannelId;
 import io.quarkus.runtime.Startup;
@@ -52,14 +53,17 @@ public class StatementMetrics {
     private final AtomicLong oldestOpenSeconds = new AtomicLong();
     private final Map<ChannelId, AtomicLong> lastSuccess = new ConcurrentHashMap<>();
     private final ProviderClients providers;
+    /** A recount slower than the interval is given up: the next one starts then. */
+    private final Duration recountWithin;
 
     public StatementMetrics(MeterRegistry registry, Discrepancies discrepancies, StatementRuns runs,
-                            ProviderClients providers, Clock clock) {
+                            ProviderClients providers, Clock clock, MonitoringConfig monitoring) {
         this.registry = registry;
         this.discrepancies = discrepancies;
         this.runs = runs;
         this.clock = clock;
         this.providers = providers;
+        this.recountWithin = monitoring.gaugeInterval();
         for (ChannelId channel : ChannelId.values()) {
             for (RunTry result : RunTry.values()) {
                 runs(channel, result);
@@ -92,7 +96,7 @@ public class StatementMetrics {
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void refresh() {
         try {
-            recount(Duration.ofSeconds(10));
+            recount(recountWithin);
         } catch (RuntimeException e) {
             LOG.warnf("Could not recount the statement gauges: %s", e.toString());
         }
