@@ -1,5 +1,6 @@
 package io.paycallback.ops;
 
+import io.paycallback.health.BacklogGauges;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.LeasedTables;
 import io.paycallback.lease.RowStatus;

@@ -1,6 +1,6 @@
 package io.paycallback.console;
 
-import io.paycallback.ops.Housekeeping;
+import io.paycallback.housekeeping.Housekeeping;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;

@@ -4,7 +4,7 @@ import io.paycallback.lease.Lease;
 import io.paycallback.lease.Leased;
 import io.paycallback.lease.Scanner;
 import io.paycallback.lease.Tried;
-import io.paycallback.ops.Housekeeping;
+import io.paycallback.housekeeping.Housekeeping;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;

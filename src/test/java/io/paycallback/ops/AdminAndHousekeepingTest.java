@@ -1,5 +1,7 @@
 package io.paycallback.ops;
 
+import io.paycallback.health.BacklogGauges;
+import io.paycallback.housekeeping.Housekeeping;
 import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;

@@ -14,7 +14,8 @@ import io.paycallback.console.ConsoleConfig;
 import io.paycallback.delivery.DeliveryConfig;
 import io.paycallback.inbox.InboxConfig;
 import io.paycallback.lease.LeaseConfig;
-import io.paycallback.ops.OpsConfig;
+import io.paycallback.health.HealthConfig;
+import io.paycallback.housekeeping.HousekeepingConfig;
 import io.paycallback.orderquery.OrderQueryConfig;
 import io.paycallback.outbox.OutboxConfig;
 import io.paycallback.provider.ProviderConfig;
@@ -69,7 +70,7 @@ public final class ConfigKeys {
             PayCallbackConfig.class, DatabaseConfig.class, LocalConfigFile.class, MonitoringConfig.class,
             RequeueConfig.class, AuthConfig.class, CallbackConfig.class, InboxConfig.class, LeaseConfig.class,
             OutboxConfig.class, DeliveryConfig.class, ProviderConfig.class, ProviderCallConfig.class,
-            OrderQueryConfig.class, ClosingConfig.class, StatementConfig.class, RegistryConfig.class, OpsConfig.class,
+            OrderQueryConfig.class, ClosingConfig.class, StatementConfig.class, RegistryConfig.class, HealthConfig.class, HousekeepingConfig.class,
             ConsoleConfig.class, ApiKeysConfig.class, ThrottleConfig.class);
 
     private ConfigKeys() {

@@ -1,4 +1,4 @@
-package io.paycallback.ops;
+package io.paycallback.health;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -53,7 +53,7 @@ public class BacklogGauges {
     private final Map<LeasedTable, AtomicLong> dead = new HashMap<>();
     private final AtomicLong quarantined = new AtomicLong();
 
-    public BacklogGauges(Pool pool, LeasedTables tables, MeterRegistry registry, OpsConfig config) {
+    public BacklogGauges(Pool pool, LeasedTables tables, MeterRegistry registry, HealthConfig config) {
         this.pool = pool;
         this.tables = tables.all();
         this.staleMicros = TimeUnit.MICROSECONDS.convert(config.stalePendingAfter());

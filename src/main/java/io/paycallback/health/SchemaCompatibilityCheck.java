@@ -1,4 +1,4 @@
-package io.paycallback.ops;
+package io.paycallback.health;
 
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,4 +1,4 @@
-package io.paycallback.ops;
+package io.paycallback.health;
 
 import java.util.Map;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package io.paycallback.ops;
+package io.paycallback.housekeeping;
 
 import io.paycallback.closing.CloseRequests;
 import io.paycallback.db.MySqlErrors;
@@ -63,9 +63,8 @@ public class Housekeeping {
     private final int batchSize;
     private final int maxBatches;
 
-    public Housekeeping(Pool pool, OpsConfig config) {
+    public Housekeeping(Pool pool, HousekeepingConfig settings) {
         this.pool = pool;
-        OpsConfig.Cleanup settings = config.housekeeping();
         if (settings.retention().compareTo(MINIMUM_RETENTION) < 0) {
             throw new IllegalArgumentException("paycallback.housekeeping.retention must be at least 7d: providers push"
                     + " the same notice for days, and its row is what makes the repeat a duplicate");

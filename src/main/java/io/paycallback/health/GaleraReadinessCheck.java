@@ -1,6 +1,5 @@
-package io.paycallback.ops;
+package io.paycallback.health;
 
-import io.paycallback.ops.OpsConfig.GaleraCheck;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -30,17 +29,17 @@ public class GaleraReadinessCheck implements AsyncHealthCheck {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
     private final Pool pool;
-    private final GaleraCheck mode;
+    private final HealthConfig.GaleraCheck mode;
     private volatile boolean notGalera;
 
-    public GaleraReadinessCheck(Pool pool, OpsConfig config) {
+    public GaleraReadinessCheck(Pool pool, HealthConfig config) {
         this.pool = pool;
         this.mode = config.galeraCheck();
     }
 
     @Override
     public Uni<HealthCheckResponse> call() {
-        if (mode == GaleraCheck.OFF || notGalera) {
+        if (mode == HealthConfig.GaleraCheck.OFF || notGalera) {
             return Uni.createFrom().item(HealthCheckResponse.named(NAME).up().withData("checked", false).build());
         }
         return pool.query(WSREP_STATUS).execute()
@@ -62,7 +61,7 @@ public class GaleraReadinessCheck implements AsyncHealthCheck {
                         .withData("wsrep_local_state", state.localState())
                         .withData("wsrep_local_state_comment", state.comment()).build())
                 .orElseGet(() -> {
-                    if (mode == GaleraCheck.ON) {
+                    if (mode == HealthConfig.GaleraCheck.ON) {
                         return HealthCheckResponse.named(NAME).down()
                                 .withData("error", "the server reports no wsrep status").build();
                     }

@@ -1,4 +1,4 @@
-package io.paycallback.ops;
+package io.paycallback.health;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
