@@ -3,7 +3,7 @@ package io.paycallback.ops;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.Channels;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.inbox.CallbackLog;
 import io.paycallback.inbox.CallbackRow;
 import io.paycallback.inbox.CallbackRows;
@@ -93,8 +93,8 @@ public class CallbackActions {
     private Uni<ActionResult<DeadLetterActions.Queued>> reparse(CallbackLog log, CallbackRow row, byte[] body,
                                                                  String actor) {
         CallbackKind kind = log.kind();
-        Verdict verdict = channels.parseStored(row.channel(), row.merchantId(), kind, body);
-        if (!(verdict instanceof Verdict.Accepted accepted)) {
+        ChannelVerdict verdict = channels.parseStored(row.channel(), row.merchantId(), kind, body);
+        if (!(verdict instanceof ChannelVerdict.Accepted accepted)) {
             return Uni.createFrom().item(new ActionResult.Unreadable<>(verdict.toString()));
         }
         long id = row.id();
