@@ -48,7 +48,7 @@ public class OrderClosing {
     }
 
     /** @param order the order after the close, when it exists */
-    public record Closed(Reached result, Optional<Order> order) {
+    public record ClosingOutcome(Reached result, Optional<Order> order) {
     }
 
     private final Pool pool;
@@ -78,10 +78,10 @@ public class OrderClosing {
      *
      * @param requestedBy who asked (the caller's token name), kept on the close request
      */
-    public Closed close(String merchantId, String outTradeNo, String requestedBy) {
+    public ClosingOutcome close(String merchantId, String outTradeNo, String requestedBy) {
         if (providers.forMerchant(merchantId).isEmpty()) {
             boolean closed = orders.close(pool, merchantId, outTradeNo).await().atMost(timeout);
-            return closed ? new Closed(Reached.CLOSED_HERE_ONLY, current(merchantId, outTradeNo)) : notClosing(merchantId, outTradeNo);
+            return closed ? new ClosingOutcome(Reached.CLOSED_HERE_ONLY, current(merchantId, outTradeNo)) : notClosing(merchantId, outTradeNo);
         }
         Optional<Lease> lease = start(merchantId, outTradeNo, requestedBy);
         if (lease.isEmpty()) {
@@ -97,7 +97,7 @@ public class OrderClosing {
         }
         Optional<Order> order = current(merchantId, outTradeNo);
         OrderStatus status = order.map(Order::status).orElse(OrderStatus.CLOSING);
-        return new Closed(status == OrderStatus.CLOSED ? Reached.CLOSED
+        return new ClosingOutcome(status == OrderStatus.CLOSED ? Reached.CLOSED
                 : status == OrderStatus.CLOSING ? Reached.CLOSING : Reached.NOT_PENDING, order);
     }
 
@@ -111,12 +111,12 @@ public class OrderClosing {
                 : Uni.createFrom().item(Optional.<Lease>empty()))).await().atMost(timeout);
     }
 
-    private Closed notClosing(String merchantId, String outTradeNo) {
+    private ClosingOutcome notClosing(String merchantId, String outTradeNo) {
         Optional<Order> order = current(merchantId, outTradeNo);
         if (order.isEmpty()) {
-            return new Closed(Reached.NOT_FOUND, order);
+            return new ClosingOutcome(Reached.NOT_FOUND, order);
         }
-        return new Closed(order.get().status() == OrderStatus.CLOSING ? Reached.CLOSING : Reached.NOT_PENDING, order);
+        return new ClosingOutcome(order.get().status() == OrderStatus.CLOSING ? Reached.CLOSING : Reached.NOT_PENDING, order);
     }
 
     private Optional<Order> current(String merchantId, String outTradeNo) {
