@@ -1,6 +1,6 @@
 package io.paycallback.closing;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.Lease;
 import io.paycallback.lease.LeaseProcessor;
 import io.paycallback.lease.Leased;
@@ -89,7 +89,7 @@ public class OrderClosing {
         }
         // The first try here, on this thread; a payment it found is settled here too, so the answer can say PAID.
         for (Leased next : processor.process(lease.get())) {
-            if (next.lease().table().equals(CallbackLog.PAYMENT.leased())) {
+            if (next.lease().table().equals(CallbackTable.PAYMENT.leased())) {
                 processor.process(List.of(next)).forEach(worker::process);
             } else {
                 worker.process(next);

@@ -55,7 +55,7 @@ public class CallbackInbox {
 
     /**
      * Notices of refunds the provider is still working on, each to be enrolled for the refund queries. Apart from
-     * {@link CallbackLog#REFUND}: the refund's final notice takes the same key there.
+     * {@link CallbackTable#REFUND}: the refund's final notice takes the same key there.
      */
     public static final LeasedTable PENDING_REFUNDS = new LeasedTable("refund_pending_log", "refund-pending",
             LeasedTable.Lateness.SINCE_ARRIVAL);
@@ -128,7 +128,7 @@ public class CallbackInbox {
                 .addString(payment.currency())
                 .addString(origin.column())
                 .addString(Traceparent.valueOrNull(cause));
-        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.PAYMENT.leased(), payment.merchantId(),
+        KnownReservations.Key key = new KnownReservations.Key(CallbackTable.PAYMENT.leased(), payment.merchantId(),
                 payment.channel(), payment.channelTradeNo());
         return insert(key, INSERT_PAYMENT, row, rawBody, pickup);
     }
@@ -160,7 +160,7 @@ public class CallbackInbox {
                 .addString(refund.currency())
                 .addString(origin.column())
                 .addString(Traceparent.valueOrNull(cause));
-        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.REFUND.leased(), refund.merchantId(),
+        KnownReservations.Key key = new KnownReservations.Key(CallbackTable.REFUND.leased(), refund.merchantId(),
                 refund.channel(), refund.refundNo());
         return insert(key, INSERT_REFUND, row, rawBody, pickup);
     }

@@ -2,7 +2,7 @@ package io.paycallback.order;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.paycallback.db.LostRaces;
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.StoredCallbacks;
 import io.paycallback.lease.BatchTransactions;
 import io.paycallback.lease.Lease;
@@ -106,7 +106,7 @@ class BatchTransitionsTest {
     }
 
     private Lease lease(long id) {
-        return leases.leaseOne(CallbackLog.PAYMENT.leased(), id, LEASE).await().indefinitely().orElseThrow();
+        return leases.leaseOne(CallbackTable.PAYMENT.leased(), id, LEASE).await().indefinitely().orElseThrow();
     }
 
     private void makeDue(long id) {
@@ -254,7 +254,7 @@ class BatchTransitionsTest {
         BatchTransactions batches = new BatchTransactions(transactions, leases, lostRaces, config);
         List<LeaseHandler> mine = new ArrayList<>();
         for (LeaseHandler handler : handlers) {
-            mine.add(handler.table().equals(CallbackLog.PAYMENT.leased())
+            mine.add(handler.table().equals(CallbackTable.PAYMENT.leased())
                     ? new PaymentCallbacks(batches, outbox, callbacks, payments, new Tracing(OpenTelemetry.noop(), true)) : handler);
         }
         return new LeaseProcessor(pool, leases, new LeasedTables(mine), metrics, lostRaces, config);
@@ -307,7 +307,7 @@ class BatchTransitionsTest {
 
     @Test
     void twoWorkerSetsDrainingOneTableInBatchesOfFiftyGiveOneEffectPerOrder() throws Exception {
-        assertThat(processor.batchSize(CallbackLog.PAYMENT.leased())).isEqualTo(50);
+        assertThat(processor.batchSize(CallbackTable.PAYMENT.leased())).isEqualTo(50);
         Leases otherLeases = new Leases(pool);
         LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, new LeasedTables(handlers), metrics, lostRaces, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, config);
@@ -323,8 +323,8 @@ class BatchTransitionsTest {
             }
             ExecutorService both = Executors.newFixedThreadPool(2);
             try {
-                Future<?> mine = both.submit(() -> repeat(5, () -> scanner.drain(CallbackLog.PAYMENT.leased())));
-                Future<?> theirs = both.submit(() -> repeat(5, () -> otherScanner.drain(CallbackLog.PAYMENT.leased())));
+                Future<?> mine = both.submit(() -> repeat(5, () -> scanner.drain(CallbackTable.PAYMENT.leased())));
+                Future<?> theirs = both.submit(() -> repeat(5, () -> otherScanner.drain(CallbackTable.PAYMENT.leased())));
                 mine.get();
                 theirs.get();
             } finally {
@@ -333,7 +333,7 @@ class BatchTransitionsTest {
             // Two batches can meet in a deadlock; the loser's rows come back a second later (a lost lock contest), so
             // what is left is drained once they are due: the claim is one effect per order, not how fast.
             await().atMost(Duration.ofSeconds(20)).until(() -> {
-                scanner.drain(CallbackLog.PAYMENT.leased());
+                scanner.drain(CallbackTable.PAYMENT.leased());
                 return orderOf.keySet().stream().allMatch(id -> row(id).getInteger("status") == 1);
             });
             for (Map.Entry<Long, String> payment : orderOf.entrySet()) {
