@@ -1,9 +1,9 @@
 package io.paycallback.closing;
 
 import io.paycallback.inbox.CallbackTable;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseProcessor;
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedRow;
 import io.paycallback.lease.Worker;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
@@ -83,12 +83,12 @@ public class OrderClosing {
             boolean closed = orders.close(pool, merchantId, outTradeNo).await().atMost(timeout);
             return closed ? new ClosingOutcome(Reached.CLOSED_HERE_ONLY, current(merchantId, outTradeNo)) : notClosing(merchantId, outTradeNo);
         }
-        Optional<Lease> lease = start(merchantId, outTradeNo, requestedBy);
+        Optional<RowLease> lease = start(merchantId, outTradeNo, requestedBy);
         if (lease.isEmpty()) {
             return notClosing(merchantId, outTradeNo);
         }
         // The first try here, on this thread; a payment it found is settled here too, so the answer can say PAID.
-        for (Leased next : processor.process(lease.get())) {
+        for (LeasedRow next : processor.process(lease.get())) {
             if (next.lease().table().equals(CallbackTable.PAYMENT.leased())) {
                 processor.process(List.of(next)).forEach(worker::process);
             } else {
@@ -102,13 +102,13 @@ public class OrderClosing {
     }
 
     /** PENDING → CLOSING and the close request, leased to this caller, in one transaction; empty when not PENDING. */
-    private Optional<Lease> start(String merchantId, String outTradeNo, String requestedBy) {
+    private Optional<RowLease> start(String merchantId, String outTradeNo, String requestedBy) {
         // Read here, on the caller's thread: the transaction's steps run where its connection's context is.
         Optional<Traceparent> cause = Traceparent.current();
         return pool.withTransaction(tx -> orders.startClosing(tx, merchantId, outTradeNo).flatMap(started -> started
                 ? requests.insertLeased(tx, merchantId, outTradeNo, requestedBy, cause, processor.leaseTime())
                 .map(Optional::of)
-                : Uni.createFrom().item(Optional.<Lease>empty()))).await().atMost(timeout);
+                : Uni.createFrom().item(Optional.<RowLease>empty()))).await().atMost(timeout);
     }
 
     private ClosingOutcome notClosing(String merchantId, String outTradeNo) {
@@ -152,7 +152,7 @@ public class OrderClosing {
                 }
                 continue;
             }
-            Optional<Lease> lease = start(key.merchantId(), key.outTradeNo(), EXPIRY);
+            Optional<RowLease> lease = start(key.merchantId(), key.outTradeNo(), EXPIRY);
             if (lease.isPresent()) {
                 worker.process(lease.get());
                 started++;

@@ -3,7 +3,7 @@ package io.paycallback.inbox;
 import io.paycallback.channel.Notice;
 import io.paycallback.db.LostRaces;
 import io.paycallback.db.MySqlErrors;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Pickup;
@@ -193,7 +193,7 @@ public class CallbackInbox {
                 .<Reservation>map(rows -> {
                     long id = rows.property(MySQLClient.LAST_INSERTED_ID);
                     return new Reservation.Reserved(
-                            claim ? Optional.of(new Lease(key.table(), id, token, 0)) : Optional.empty());
+                            claim ? Optional.of(new RowLease(key.table(), id, token, 0)) : Optional.empty());
                 })
                 .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(() -> {
                     known.remember(key);

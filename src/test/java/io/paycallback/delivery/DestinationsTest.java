@@ -6,7 +6,7 @@ import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseProcessor;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Lanes;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.lease.Scanner;
 import io.paycallback.lease.Worker;
 import io.paycallback.outbox.Outbox;
@@ -95,7 +95,7 @@ class DestinationsTest {
     @Inject
     LeaseProcessor processor;
     @Inject
-    Leases leases;
+    LeaseStatements leases;
     @Inject
     LeaseConfig config;
 

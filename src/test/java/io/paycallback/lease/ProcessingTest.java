@@ -2,10 +2,10 @@ package io.paycallback.lease;
 
 import io.paycallback.db.LostRaces;
 import io.paycallback.inbox.CallbackTable;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseLostException;
 import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
@@ -49,7 +49,7 @@ class ProcessingTest {
     @Inject
     Scanner scanner;
     @Inject
-    Leases leases;
+    LeaseStatements leases;
     @Inject
     LeaseProcessor processor;
     @Inject
@@ -265,11 +265,11 @@ class ProcessingTest {
     void aWorkerWhoseLeaseWasTakenOverChangesNothing() {
         String outTradeNo = newOrder("1.00");
         long id = reservedWithoutHandOff(outTradeNo, Ids.unique("42000"), "1.00");
-        Lease stale = leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely().orElseThrow();
+        RowLease stale = leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely().orElseThrow();
         assertThat(leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely()).isEmpty();
 
         makeDue(CallbackTable.PAYMENT.leased(), id);
-        Lease current = leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely().orElseThrow();
+        RowLease current = leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely().orElseThrow();
 
         assertThat(processor.process(stale)).isEmpty();
         assertThatThrownBy(() -> leases.reschedule(pool, stale, Duration.ofSeconds(10), "late").await().indefinitely())
@@ -293,7 +293,7 @@ class ProcessingTest {
     void aTransitionAbandonedAfterItsLeaseIsCompletedOnceByTheNextScanAfterExpiry() {
         String outTradeNo = newOrder("2.00");
         long id = reservedWithoutHandOff(outTradeNo, Ids.unique("42000"), "2.00");
-        Optional<Lease> abandoned = leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely();
+        Optional<RowLease> abandoned = leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely();
         assertThat(abandoned).isPresent();
 
         scanner.drain(CallbackTable.PAYMENT.leased());
@@ -327,10 +327,10 @@ class ProcessingTest {
 
     @Test
     void twoIndependentWorkerSetsOnOneDatabaseProduceOneEffectPerPayment() throws Exception {
-        Leases otherLeases = new Leases(pool);
-        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, new LeasedTables(handlers), metrics, lostRaces, config);
+        LeaseStatements otherLeases = new LeaseStatements(pool);
+        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, new LeasedTableRegistry(handlers), metrics, lostRaces, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, config);
-        Scanner otherScanner = new Scanner(otherLeases, new LeasedTables(handlers), otherWorker, config);
+        Scanner otherScanner = new Scanner(otherLeases, new LeasedTableRegistry(handlers), otherWorker, config);
         try {
             List<String> orders = new ArrayList<>();
             List<SignedCallback> callbacks = new ArrayList<>();

@@ -5,12 +5,12 @@ import io.paycallback.db.LostRaces;
 import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.StoredCallbacks;
 import io.paycallback.lease.BatchTransactions;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.LeaseProcessor;
-import io.paycallback.lease.LeasedTables;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeasedTableRegistry;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.lease.ProcessingMetrics;
 import io.paycallback.lease.Scanner;
 import io.paycallback.lease.Worker;
@@ -59,7 +59,7 @@ class BatchTransitionsTest {
     @Inject
     Pool pool;
     @Inject
-    Leases leases;
+    LeaseStatements leases;
     @Inject
     LeaseProcessor processor;
     @Inject
@@ -105,7 +105,7 @@ class BatchTransitionsTest {
                 .getLong("id");
     }
 
-    private Lease lease(long id) {
+    private RowLease lease(long id) {
         return leases.leaseOne(CallbackTable.PAYMENT.leased(), id, LEASE).await().indefinitely().orElseThrow();
     }
 
@@ -150,11 +150,11 @@ class BatchTransitionsTest {
 
         String takenOverOrder = newOrder("7.00");
         long takenOver = stored(takenOverOrder, "7.00");
-        Lease stale = lease(takenOver);
+        RowLease stale = lease(takenOver);
         makeDue(takenOver);
-        Lease current = lease(takenOver);
+        RowLease current = lease(takenOver);
 
-        List<Lease> batch = List.of(lease(paid), lease(replayed), lease(second), lease(afterClose), lease(mismatch),
+        List<RowLease> batch = List.of(lease(paid), lease(replayed), lease(second), lease(afterClose), lease(mismatch),
                 lease(unknown), stale);
         processor.process(batch);
 
@@ -257,7 +257,7 @@ class BatchTransitionsTest {
             mine.add(handler.table().equals(CallbackTable.PAYMENT.leased())
                     ? new PaymentCallbacks(batches, outbox, callbacks, payments, new Tracing(OpenTelemetry.noop(), true)) : handler);
         }
-        return new LeaseProcessor(pool, leases, new LeasedTables(mine), metrics, lostRaces, config);
+        return new LeaseProcessor(pool, leases, new LeasedTableRegistry(mine), metrics, lostRaces, config);
     }
 
     @Test
@@ -308,10 +308,10 @@ class BatchTransitionsTest {
     @Test
     void twoWorkerSetsDrainingOneTableInBatchesOfFiftyGiveOneEffectPerOrder() throws Exception {
         assertThat(processor.batchSize(CallbackTable.PAYMENT.leased())).isEqualTo(50);
-        Leases otherLeases = new Leases(pool);
-        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, new LeasedTables(handlers), metrics, lostRaces, config);
+        LeaseStatements otherLeases = new LeaseStatements(pool);
+        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, new LeasedTableRegistry(handlers), metrics, lostRaces, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, config);
-        Scanner otherScanner = new Scanner(otherLeases, new LeasedTables(handlers), otherWorker, config);
+        Scanner otherScanner = new Scanner(otherLeases, new LeasedTableRegistry(handlers), otherWorker, config);
         try {
             Map<Long, String> orderOf = new HashMap<>();
             for (int i = 0; i < 300; i++) {
