@@ -1,6 +1,6 @@
 -- sysbench script: the database alone doing the fewest writes a paid order needs, in the service's own statements
 -- (ledger/CallbackLedger INSERT_PAYMENT, order/Orders MARK_ALL_PAID, outbox/Outbox INSERT_COLUMNS + LEASED_VALUES,
--- ledger/Leases FINISH_ALL, outbox/DeliveryAttempts DELIVERED_TRY), on copies of the service's tables that run.sh
+-- lease/LeaseStatements FINISH_ALL, outbox/DeliveryAttempts DELIVERED_TRY), on copies of the service's tables that run.sh
 -- makes with CREATE TABLE ... LIKE in the ceiling database, against PENDING orders it inserts there beforehand.
 --
 -- One sysbench event is one thread's batch of BATCH orders (50, the service's transaction-size):

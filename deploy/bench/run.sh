@@ -387,7 +387,7 @@ settle() {
 # Loads DRAIN_ROWS due callbacks and their PENDING orders in one transaction, so the scanner sees all or none of
 # them, then times the service until none is pending.
 explain_lease() {
-  # The scanner's own statement (lease/Leases.java LEASE_DUE), with literal values for its parameters.
+  # The scanner's own statement (lease/LeaseStatements.java LEASE_DUE), with literal values for its parameters.
   mariadb -uroot --table "$DB" -e "EXPLAIN UPDATE pay_callback_log SET lease_token = 'explain', next_retry_at = DATE_ADD(NOW(3), INTERVAL 60000000 MICROSECOND), updated_at = NOW(3) WHERE status = 0 AND next_retry_at <= NOW(3) ORDER BY next_retry_at LIMIT 200"
 }
 

@@ -8,7 +8,7 @@ import io.paycallback.delivery.RecordedAttempt;
 import io.paycallback.inbox.CallbackRow;
 import io.paycallback.inbox.QuarantinedCallback;
 import io.paycallback.ops.AuditEntry;
-import io.paycallback.ops.AuditTrail;
+import io.paycallback.ops.AuditLogListing;
 import io.paycallback.ops.BulkRequeues;
 import io.paycallback.ops.CallbackActions;
 import io.paycallback.ops.DeadLetterActions;
@@ -74,12 +74,12 @@ public class AdminResource {
     private final QuarantineActions quarantine;
     private final EventActions events;
     private final OrderActions orders;
-    private final AuditTrail audit;
+    private final AuditLogListing audit;
     private final ObjectReader bulkRequest;
 
     public AdminResource(OperationsOverview overview, CallbackActions callbacks, DeadLetterActions deadLetters,
                          BulkRequeues bulk, QuarantineActions quarantine, EventActions events, OrderActions orders,
-                         AuditTrail audit, ObjectMapper json) {
+                         AuditLogListing audit, ObjectMapper json) {
         this.overview = overview;
         this.callbacks = callbacks;
         this.deadLetters = deadLetters;

@@ -108,9 +108,9 @@ public class OrderResource {
     @Blocking
     @Offers(OperatorAction.ORDER_CLOSE)
     @APIResponse(responseCode = "200", description = "CLOSED: closed at the providers, or here only for a merchant without their API keys (closedAt tells)",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderActions.Closed.class)))
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderActions.ClosedOrder.class)))
     @APIResponse(responseCode = "202", description = "CLOSING: a provider was not reached; retried, GET shows the state",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderActions.Closed.class)))
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderActions.ClosedOrder.class)))
     @APIResponse(responseCode = "404", description = "no such order",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "409", description = "the order is not PENDING, or a provider said it was paid (then it is PAID now)",

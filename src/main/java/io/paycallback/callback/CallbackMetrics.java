@@ -25,17 +25,17 @@ public class CallbackMetrics {
     public static final String CALLBACKS = "paycallback.callbacks";
     static final String LATENCY = "paycallback.callback";
 
-    private final Map<ChannelId, Map<CallbackKind, Map<CallbackResult, Counter>>> counters = new EnumMap<>(ChannelId.class);
+    private final Map<ChannelId, Map<CallbackKind, Map<CallbackDisposition, Counter>>> counters = new EnumMap<>(ChannelId.class);
     private final Map<ChannelId, Map<CallbackKind, Timer>> timers = new EnumMap<>(ChannelId.class);
 
     public CallbackMetrics(MeterRegistry registry) {
         for (ChannelId channel : ChannelId.values()) {
-            Map<CallbackKind, Map<CallbackResult, Counter>> byKind = new EnumMap<>(CallbackKind.class);
+            Map<CallbackKind, Map<CallbackDisposition, Counter>> byKind = new EnumMap<>(CallbackKind.class);
             Map<CallbackKind, Timer> timerByKind = new EnumMap<>(CallbackKind.class);
             for (CallbackKind kind : CallbackKind.values()) {
                 String kindTag = kind.name().toLowerCase(Locale.ROOT);
-                Map<CallbackResult, Counter> byResult = new EnumMap<>(CallbackResult.class);
-                for (CallbackResult result : CallbackResult.values()) {
+                Map<CallbackDisposition, Counter> byResult = new EnumMap<>(CallbackDisposition.class);
+                for (CallbackDisposition result : CallbackDisposition.values()) {
                     byResult.put(result, Counter.builder(CALLBACKS)
                             .description("Callbacks received, by what became of them")
                             .tags("channel", channel.path(), "kind", kindTag, "outcome", result.tag())
@@ -53,7 +53,7 @@ public class CallbackMetrics {
         }
     }
 
-    public void record(ChannelId channel, CallbackKind kind, CallbackResult result, long startNanos) {
+    public void record(ChannelId channel, CallbackKind kind, CallbackDisposition result, long startNanos) {
         counters.get(channel).get(kind).get(result).increment();
         timers.get(channel).get(kind).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }

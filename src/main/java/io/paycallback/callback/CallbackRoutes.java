@@ -1,6 +1,6 @@
 package io.paycallback.callback;
 
-import io.paycallback.channel.CallbackAnswer;
+import io.paycallback.channel.FormattedAnswer;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Channel;
@@ -42,7 +42,7 @@ public class CallbackRoutes {
     private static final String MERCHANT = "merchantId";
     /** Spelt as RESTEasy wrote it, after content-length, so that answers stay the same byte for byte. */
     private static final String CONTENT_TYPE = "Content-Type";
-    private static final CallbackAnswer UNKNOWN_CHANNEL = new CallbackAnswer(404, "text/plain", "unknown channel");
+    private static final FormattedAnswer UNKNOWN_CHANNEL = new FormattedAnswer(404, "text/plain", "unknown channel");
 
     private final Channels channels;
     private final CallbackService service;
@@ -120,7 +120,7 @@ public class CallbackRoutes {
         service.handle(channel, request).subscribe().with(
                 result -> {
                     metrics.record(channel.id(), kind, result, start);
-                    answer(context, channel.answer(result.outcome()));
+                    answer(context, channel.answer(result.answerKind()));
                 },
                 context::fail);
     }
@@ -133,7 +133,7 @@ public class CallbackRoutes {
         return lowerCase;
     }
 
-    private static void answer(RoutingContext context, CallbackAnswer answer) {
+    private static void answer(RoutingContext context, FormattedAnswer answer) {
         HttpServerResponse response = context.response();
         if (response.closed()) {
             return;

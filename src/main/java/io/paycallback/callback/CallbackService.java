@@ -3,7 +3,7 @@ package io.paycallback.callback;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Channel;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.inbox.BodyDigest;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Quarantine;
@@ -56,7 +56,7 @@ public class CallbackService {
      * that they carry its trace id: current throughout, it cost every callback a context switch with the MDC's updates,
      * and every later stage of the chain its restoring, sampled or not.
      */
-    public Uni<CallbackResult> handle(Channel channel, CallbackRequest request) {
+    public Uni<CallbackDisposition> handle(Channel channel, CallbackRequest request) {
         Traced span = tracing.startLinkedToCaller(SpanName.CALLBACK, request.headers())
                 .set(SpanAttribute.PROVIDER, channel.id().path())
                 .set(SpanAttribute.MERCHANT, request.merchantId())
@@ -67,15 +67,15 @@ public class CallbackService {
                 .onTermination().invoke(span::end);
     }
 
-    private Uni<CallbackResult> decide(Channel channel, CallbackRequest request, Traced span) {
+    private Uni<CallbackDisposition> decide(Channel channel, CallbackRequest request, Traced span) {
         if (!channel.serves(request.merchantId())) {
-            return Uni.createFrom().item(CallbackResult.UNKNOWN_MERCHANT);
+            return Uni.createFrom().item(CallbackDisposition.UNKNOWN_MERCHANT);
         }
         if (request.body().length > maxBodyBytes) {
-            return Uni.createFrom().item(CallbackResult.TOO_LARGE);
+            return Uni.createFrom().item(CallbackDisposition.TOO_LARGE);
         }
         if (!gate.tryEnter()) {
-            return Uni.createFrom().item(CallbackResult.REJECTED_BUSY);
+            return Uni.createFrom().item(CallbackDisposition.REJECTED_BUSY);
         }
         return Uni.createFrom().deferred(() -> {
                     return verifyAndStore(channel, request, span);
@@ -83,24 +83,24 @@ public class CallbackService {
                 .onTermination().invoke(gate::leave);
     }
 
-    private Uni<CallbackResult> verifyAndStore(Channel channel, CallbackRequest request, Traced span) {
-        Verdict verdict = channel.read(request);
-        if (verdict instanceof Verdict.BadSignature bad) {
+    private Uni<CallbackDisposition> verifyAndStore(Channel channel, CallbackRequest request, Traced span) {
+        ChannelVerdict verdict = channel.read(request);
+        if (verdict instanceof ChannelVerdict.BadSignature bad) {
             try (Traced.Current ignored = span.makeCurrent()) {
                 LOG.warnf("Refused %s %s callback for merchant %s: %s (body %d bytes, sha256 %s)", channel.id().path(),
                         request.kind(), request.merchantId(), bad.reason(), request.body().length,
                         BodyDigest.of(request.body()).prefix());
             }
-            return Uni.createFrom().item(CallbackResult.BAD_SIGNATURE);
+            return Uni.createFrom().item(CallbackDisposition.BAD_SIGNATURE);
         }
-        if (verdict instanceof Verdict.Malformed malformed) {
+        if (verdict instanceof ChannelVerdict.Malformed malformed) {
             try (Traced.Current ignored = span.makeCurrent()) {
                 return holdInQuarantine(channel, request, malformed.reason());
             }
         }
-        Notice notice = ((Verdict.Accepted) verdict).notice();
+        Notice notice = ((ChannelVerdict.Accepted) verdict).notice();
         if (notice.ignoredBecause().isPresent()) {
-            return Uni.createFrom().item(CallbackResult.IGNORED);
+            return Uni.createFrom().item(CallbackDisposition.IGNORED);
         }
         Pickup pickup = worker.hasRoom() ? Pickup.CALLER : Pickup.SCANNER;
         return inbox.store(notice, request.body(), pickup, span.traceparent())
@@ -117,18 +117,18 @@ public class CallbackService {
      * New when any of its rows was reserved now (a combine notice stores several); a failure part way has stored some,
      * which the provider's next push then finds reserved, so it is answered like any store failure.
      */
-    private CallbackResult accepted(List<Reservation> reservations) {
-        CallbackResult result = CallbackResult.DUPLICATE;
+    private CallbackDisposition accepted(List<Reservation> reservations) {
+        CallbackDisposition result = CallbackDisposition.DUPLICATE;
         for (Reservation reservation : reservations) {
             if (reservation instanceof Reservation.Reserved reserved) {
                 reserved.lease().ifPresent(worker::process);
-                result = CallbackResult.NEW;
+                result = CallbackDisposition.NEW;
             }
         }
         return result;
     }
 
-    private Uni<CallbackResult> holdInQuarantine(Channel channel, CallbackRequest request, String reason) {
+    private Uni<CallbackDisposition> holdInQuarantine(Channel channel, CallbackRequest request, String reason) {
         BodyDigest digest = BodyDigest.of(request.body());
         LOG.warnf("Quarantined %s %s callback for merchant %s: %s (body %d bytes, sha256 %s)", channel.id().path(),
                 request.kind(), request.merchantId(), reason, request.body().length, digest.prefix());
@@ -136,13 +136,13 @@ public class CallbackService {
                 .ifNoItem().after(storeTimeout).fail()
                 .onFailure().invoke(failure -> LOG.errorf("Could not quarantine callback sha256 %s: %s",
                         digest.prefix(), failure.toString()))
-                .onItemOrFailure().transform((ignored, failure) -> CallbackResult.MALFORMED);
+                .onItemOrFailure().transform((ignored, failure) -> CallbackDisposition.MALFORMED);
     }
 
-    private CallbackResult storeFailed(Channel channel, CallbackRequest request, Throwable failure) {
+    private CallbackDisposition storeFailed(Channel channel, CallbackRequest request, Throwable failure) {
         LOG.errorf("Could not reserve %s %s callback for merchant %s (body %d bytes, sha256 %s): %s",
                 channel.id().path(), request.kind(), request.merchantId(), request.body().length,
                 BodyDigest.of(request.body()).prefix(), failure.toString());
-        return CallbackResult.STORE_FAILED;
+        return CallbackDisposition.STORE_FAILED;
     }
 }

@@ -14,13 +14,13 @@ public interface Channel {
     /** Whether keys for this merchant are configured on this channel. */
     boolean serves(String merchantId);
 
-    Verdict read(CallbackRequest request);
+    ChannelVerdict read(CallbackRequest request);
 
     /**
      * Parses a body that was verified when it arrived and has been stored since (an operator's replay). The signature
      * headers are not stored, so it is not verified again; the parsing is the very same as {@link #read}'s.
      */
-    Verdict parseStored(CallbackRequest request);
+    ChannelVerdict parseStored(CallbackRequest request);
 
-    CallbackAnswer answer(CallbackOutcome outcome);
+    FormattedAnswer answer(AnswerKind outcome);
 }

@@ -36,9 +36,9 @@ public class Channels {
      * Parses a stored body again, for an operator's replay. Its signature headers are not kept, so it is not verified
      * again: it was when it arrived.
      */
-    public Verdict parseStored(String channelPath, String merchantId, CallbackKind kind, byte[] body) {
+    public ChannelVerdict parseStored(String channelPath, String merchantId, CallbackKind kind, byte[] body) {
         return find(channelPath)
                 .map(channel -> channel.parseStored(new CallbackRequest(merchantId, kind, Map.of(), body)))
-                .orElseGet(() -> new Verdict.Malformed("the row's channel '" + channelPath + "' is unknown"));
+                .orElseGet(() -> new ChannelVerdict.Malformed("the row's channel '" + channelPath + "' is unknown"));
     }
 }

@@ -1,8 +1,8 @@
 package io.paycallback.channel;
 
 /**
- * A typed failure inside a channel's read pipeline; {@link #verdict()} turns it into the {@link Verdict} the caller sees.
- * Reasons are fixed phrases chosen by the channel: they never carry keys, signatures or body content.
+ * A typed failure inside a channel's read pipeline; {@link #verdict()} turns it into the {@link ChannelVerdict} the
+ * caller sees. Reasons are fixed phrases chosen by the channel: they never carry keys, signatures or body content.
  */
 public abstract sealed class Rejection extends Exception {
 
@@ -10,7 +10,7 @@ public abstract sealed class Rejection extends Exception {
         super(reason, null, false, false);
     }
 
-    public abstract Verdict verdict();
+    public abstract ChannelVerdict verdict();
 
     public static BadSignature badSignature(String reason) {
         return new BadSignature(reason);
@@ -27,8 +27,8 @@ public abstract sealed class Rejection extends Exception {
         }
 
         @Override
-        public Verdict verdict() {
-            return new Verdict.BadSignature(getMessage());
+        public ChannelVerdict verdict() {
+            return new ChannelVerdict.BadSignature(getMessage());
         }
     }
 
@@ -39,8 +39,8 @@ public abstract sealed class Rejection extends Exception {
         }
 
         @Override
-        public Verdict verdict() {
-            return new Verdict.Malformed(getMessage());
+        public ChannelVerdict verdict() {
+            return new ChannelVerdict.Malformed(getMessage());
         }
     }
 }

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The part every provider's channel shares: keys per merchant, verification on the raw body before anything is
- * parsed, parsing that never throws (a refusal is a {@link Verdict}) and only accepts what the ledger can store
+ * parsed, parsing that never throws (a refusal is a {@link ChannelVerdict}) and only accepts what the ledger can store
  * ({@link Storable}), and the provider's answer format. A channel
  * holds only what is its own: how a body is verified and how a verified body reads.
  *
@@ -35,33 +35,33 @@ public abstract class SignedChannel<M, B> implements Channel {
     }
 
     @Override
-    public final Verdict read(CallbackRequest request) {
+    public final ChannelVerdict read(CallbackRequest request) {
         B verified;
         try {
             verified = verify(request, merchant(request.merchantId()));
         } catch (Rejection rejection) {
             return rejection.verdict();
         } catch (RuntimeException e) {
-            return new Verdict.BadSignature("signature could not be verified");
+            return new ChannelVerdict.BadSignature("signature could not be verified");
         }
         return parse(request, merchants.get(request.merchantId()), verified);
     }
 
     @Override
-    public final Verdict parseStored(CallbackRequest request) {
+    public final ChannelVerdict parseStored(CallbackRequest request) {
         B stored;
         try {
             stored = stored(request);
         } catch (Rejection rejection) {
             return rejection.verdict();
         } catch (RuntimeException e) {
-            return new Verdict.Malformed("notice could not be read");
+            return new ChannelVerdict.Malformed("notice could not be read");
         }
         return parse(request, merchants.get(request.merchantId()), stored);
     }
 
     @Override
-    public final CallbackAnswer answer(CallbackOutcome outcome) {
+    public final FormattedAnswer answer(AnswerKind outcome) {
         return answers.answer(outcome);
     }
 
@@ -74,13 +74,13 @@ public abstract class SignedChannel<M, B> implements Channel {
         return merchant;
     }
 
-    private Verdict parse(CallbackRequest request, M merchant, B body) {
+    private ChannelVerdict parse(CallbackRequest request, M merchant, B body) {
         try {
-            return new Verdict.Accepted(Storable.checked(notice(request, merchant, body)));
+            return new ChannelVerdict.Accepted(Storable.checked(notice(request, merchant, body)));
         } catch (Rejection rejection) {
             return rejection.verdict();
         } catch (RuntimeException e) {
-            return new Verdict.Malformed("notice could not be read");
+            return new ChannelVerdict.Malformed("notice could not be read");
         }
     }
 

@@ -4,8 +4,8 @@ import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Origin;
 import io.paycallback.inbox.Reservation;
 import io.paycallback.lease.AfterCommit;
-import io.paycallback.lease.Lease;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.RowLease;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.lease.Pickup;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
@@ -63,7 +63,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
     private final Outbox outbox;
     private final ProviderClients providers;
 
-    public CloseHandler(Pool pool, Leases leases, ProviderCalls calls, CloseRequests requests, Orders orders,
+    public CloseHandler(Pool pool, LeaseStatements leases, ProviderCalls calls, CloseRequests requests, Orders orders,
                         CallbackInbox inbox, Outbox outbox, ProviderClients providers, Tracing tracing,
                         ProviderConfig config) {
         super(CloseRequests.TABLE, CloseTry.class, pool, leases, calls, config.timeout().multipliedBy(2),
@@ -86,7 +86,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
     }
 
     @Override
-    protected AfterCall call(Lease lease, CloseRequests.CloseRequest request, Calls calls) {
+    protected AfterCall call(RowLease lease, CloseRequests.CloseRequest request, Calls calls) {
         Optional<Order> order = orders.find(pool, request.merchantId(), request.outTradeNo()).await().atMost(timeout);
         if (order.isEmpty() || order.get().known() != OrderStatus.CLOSING) {
             boolean paid = order.map(found -> found.status() == OrderStatus.PAID || found.status() == OrderStatus.REFUNDED)

@@ -1,6 +1,6 @@
 package io.paycallback.closing;
 
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.tracing.Traceparent;
 import io.smallrye.mutiny.Uni;
@@ -61,13 +61,13 @@ public class CloseRequests {
 
     /** Inserts the request leased to the caller; in the caller's transaction, beside PENDING → CLOSING. */
     /** @param cause the span of the request, which the close's tries continue */
-    public Uni<Lease> insertLeased(SqlClient client, String merchantId, String outTradeNo, String requestedBy,
+    public Uni<RowLease> insertLeased(SqlClient client, String merchantId, String outTradeNo, String requestedBy,
                                    Optional<Traceparent> cause, Duration leaseTime) {
         String token = UUID.randomUUID().toString();
         return client.preparedQuery(INSERT)
                 .execute(Tuple.of(merchantId, outTradeNo, requestedBy, Traceparent.valueOrNull(cause), token,
                         TimeUnit.MICROSECONDS.convert(leaseTime)))
-                .map(rows -> new Lease(CloseRequests.TABLE, rows.property(MySQLClient.LAST_INSERTED_ID), token, 0));
+                .map(rows -> new RowLease(CloseRequests.TABLE, rows.property(MySQLClient.LAST_INSERTED_ID), token, 0));
     }
 
     public Uni<CloseRequest> find(SqlClient client, long id) {

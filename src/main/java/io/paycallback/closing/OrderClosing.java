@@ -1,9 +1,9 @@
 package io.paycallback.closing;
 
-import io.paycallback.inbox.CallbackLog;
-import io.paycallback.lease.Lease;
+import io.paycallback.inbox.CallbackTable;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseProcessor;
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedRow;
 import io.paycallback.lease.Worker;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
@@ -48,7 +48,7 @@ public class OrderClosing {
     }
 
     /** @param order the order after the close, when it exists */
-    public record Closed(Reached result, Optional<Order> order) {
+    public record ClosingOutcome(Reached result, Optional<Order> order) {
     }
 
     private final Pool pool;
@@ -78,18 +78,18 @@ public class OrderClosing {
      *
      * @param requestedBy who asked (the caller's token name), kept on the close request
      */
-    public Closed close(String merchantId, String outTradeNo, String requestedBy) {
+    public ClosingOutcome close(String merchantId, String outTradeNo, String requestedBy) {
         if (providers.forMerchant(merchantId).isEmpty()) {
             boolean closed = orders.close(pool, merchantId, outTradeNo).await().atMost(timeout);
-            return closed ? new Closed(Reached.CLOSED_HERE_ONLY, current(merchantId, outTradeNo)) : notClosing(merchantId, outTradeNo);
+            return closed ? new ClosingOutcome(Reached.CLOSED_HERE_ONLY, current(merchantId, outTradeNo)) : notClosing(merchantId, outTradeNo);
         }
-        Optional<Lease> lease = start(merchantId, outTradeNo, requestedBy);
+        Optional<RowLease> lease = start(merchantId, outTradeNo, requestedBy);
         if (lease.isEmpty()) {
             return notClosing(merchantId, outTradeNo);
         }
         // The first try here, on this thread; a payment it found is settled here too, so the answer can say PAID.
-        for (Leased next : processor.process(lease.get())) {
-            if (next.lease().table().equals(CallbackLog.PAYMENT.leased())) {
+        for (LeasedRow next : processor.process(lease.get())) {
+            if (next.lease().table().equals(CallbackTable.PAYMENT.leased())) {
                 processor.process(List.of(next)).forEach(worker::process);
             } else {
                 worker.process(next);
@@ -97,26 +97,26 @@ public class OrderClosing {
         }
         Optional<Order> order = current(merchantId, outTradeNo);
         OrderStatus status = order.map(Order::status).orElse(OrderStatus.CLOSING);
-        return new Closed(status == OrderStatus.CLOSED ? Reached.CLOSED
+        return new ClosingOutcome(status == OrderStatus.CLOSED ? Reached.CLOSED
                 : status == OrderStatus.CLOSING ? Reached.CLOSING : Reached.NOT_PENDING, order);
     }
 
     /** PENDING → CLOSING and the close request, leased to this caller, in one transaction; empty when not PENDING. */
-    private Optional<Lease> start(String merchantId, String outTradeNo, String requestedBy) {
+    private Optional<RowLease> start(String merchantId, String outTradeNo, String requestedBy) {
         // Read here, on the caller's thread: the transaction's steps run where its connection's context is.
         Optional<Traceparent> cause = Traceparent.current();
         return pool.withTransaction(tx -> orders.startClosing(tx, merchantId, outTradeNo).flatMap(started -> started
                 ? requests.insertLeased(tx, merchantId, outTradeNo, requestedBy, cause, processor.leaseTime())
                 .map(Optional::of)
-                : Uni.createFrom().item(Optional.<Lease>empty()))).await().atMost(timeout);
+                : Uni.createFrom().item(Optional.<RowLease>empty()))).await().atMost(timeout);
     }
 
-    private Closed notClosing(String merchantId, String outTradeNo) {
+    private ClosingOutcome notClosing(String merchantId, String outTradeNo) {
         Optional<Order> order = current(merchantId, outTradeNo);
         if (order.isEmpty()) {
-            return new Closed(Reached.NOT_FOUND, order);
+            return new ClosingOutcome(Reached.NOT_FOUND, order);
         }
-        return new Closed(order.get().status() == OrderStatus.CLOSING ? Reached.CLOSING : Reached.NOT_PENDING, order);
+        return new ClosingOutcome(order.get().status() == OrderStatus.CLOSING ? Reached.CLOSING : Reached.NOT_PENDING, order);
     }
 
     private Optional<Order> current(String merchantId, String outTradeNo) {
@@ -152,7 +152,7 @@ public class OrderClosing {
                 }
                 continue;
             }
-            Optional<Lease> lease = start(key.merchantId(), key.outTradeNo(), EXPIRY);
+            Optional<RowLease> lease = start(key.merchantId(), key.outTradeNo(), EXPIRY);
             if (lease.isPresent()) {
                 worker.process(lease.get());
                 started++;

@@ -1,7 +1,7 @@
 package io.paycallback.console;
 
 import io.paycallback.auth.Roles;
-import io.paycallback.ops.AuditTrail;
+import io.paycallback.ops.AuditLogListing;
 import io.paycallback.ops.OperatorAction;
 import io.paycallback.ops.OperatorAction.Offers;
 import io.quarkus.qute.TemplateInstance;
@@ -23,10 +23,10 @@ import jakarta.ws.rs.core.MediaType;
 @ConsoleGuard.Guarded
 public class AuditPage {
 
-    private final AuditTrail audit;
+    private final AuditLogListing audit;
     private final ConsolePage page;
 
-    public AuditPage(AuditTrail audit, ConsolePage page) {
+    public AuditPage(AuditLogListing audit, ConsolePage page) {
         this.audit = audit;
         this.page = page;
     }

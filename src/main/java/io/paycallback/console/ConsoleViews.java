@@ -4,7 +4,7 @@ import io.paycallback.delivery.DestinationResults;
 import io.paycallback.delivery.DestinationState;
 import io.paycallback.delivery.DestinationView;
 import io.paycallback.delivery.RecordedAttempt;
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.CallbackRow;
 import io.paycallback.inbox.QuarantinedCallback;
 import io.paycallback.lease.RowStatus;
@@ -78,13 +78,13 @@ public final class ConsoleViews {
 
         static CallbackLine of(CallbackRow row, boolean archived) {
             if (row instanceof CallbackRow.Payment p) {
-                return new CallbackLine(CallbackLog.PAYMENT.apiName(), p.id(), p.merchantId(), p.channel(), p.channelTradeNo(),
+                return new CallbackLine(CallbackTable.PAYMENT.apiName(), p.id(), p.merchantId(), p.channel(), p.channelTradeNo(),
                         p.outTradeNo(), p.tradeState(), money(p.amount()), p.currency(), p.status().label(),
                         p.status() == RowStatus.DEAD, p.retryCount(), time(p.nextRetryAt()), text(p.lastError()),
                         p.bodyLength(), time(p.createdAt()), time(p.updatedAt()), archived);
             }
             CallbackRow.Refund r = (CallbackRow.Refund) row;
-            return new CallbackLine(CallbackLog.REFUND.apiName(), r.id(), r.merchantId(), r.channel(), r.refundNo(),
+            return new CallbackLine(CallbackTable.REFUND.apiName(), r.id(), r.merchantId(), r.channel(), r.refundNo(),
                     text(r.outTradeNo()), r.refundState(), money(r.amount()), r.currency(), r.status().label(),
                     r.status() == RowStatus.DEAD, r.retryCount(), time(r.nextRetryAt()), text(r.lastError()),
                     r.bodyLength(), time(r.createdAt()), time(r.updatedAt()), archived);

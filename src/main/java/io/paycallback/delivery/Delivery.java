@@ -1,7 +1,7 @@
 package io.paycallback.delivery;
 
 import io.paycallback.lease.Attempted;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.outbox.PendingEvent;
 
 import java.util.function.Consumer;
@@ -12,5 +12,5 @@ import java.util.function.Consumer;
  * @param settle    where its outcome goes: the lease engine's bookkeeping of the batch it came in
  * @param heldSince {@link System#nanoTime()} when this instance took it, to know how much of its lease is left
  */
-record Delivery(Lease lease, PendingEvent event, Consumer<Attempted> settle, long heldSince) {
+record Delivery(RowLease lease, PendingEvent event, Consumer<Attempted> settle, long heldSince) {
 }

@@ -1,6 +1,6 @@
 package io.paycallback.delivery;
 
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 
 import java.util.Arrays;
 
@@ -22,14 +22,14 @@ public record DeliveryAttempt(long outboxId, int tryNumber, String destination, 
     public static final int BODY_LIMIT = 512;
     static final int ERROR_LIMIT = 512;
 
-    static DeliveryAttempt answered(Lease lease, String destination, int status, byte[] body, long startedNanos) {
+    static DeliveryAttempt answered(RowLease lease, String destination, int status, byte[] body, long startedNanos) {
         byte[] answer = body == null ? new byte[0] : body;
         return new DeliveryAttempt(lease.id(), lease.failures() + 1, destination,
                 status / 100 == 2 ? DeliveryResult.DELIVERED : DeliveryResult.REFUSED, status, null, startedNanos,
                 elapsedMillis(startedNanos), answer.length, truncate(answer));
     }
 
-    static DeliveryAttempt failed(Lease lease, String destination, String error, long startedNanos) {
+    static DeliveryAttempt failed(RowLease lease, String destination, String error, long startedNanos) {
         String text = error.length() > ERROR_LIMIT ? error.substring(0, ERROR_LIMIT) : error;
         return new DeliveryAttempt(lease.id(), lease.failures() + 1, destination, DeliveryResult.FAILED, null, text,
                 startedNanos, elapsedMillis(startedNanos), null, null);

@@ -1,8 +1,8 @@
 package io.paycallback.delivery;
 
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseLostException;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeaseStatements;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -49,17 +49,17 @@ public class DeliveryAttempts {
                    delivered_response_length, delivered_response_body
             FROM outbox_archive WHERE id = ?""";
 
-    private static final List<Leases.RowColumn> DELIVERED_TRY = List.of(
-            new Leases.RowColumn("delivered_at", "DATE_SUB(NOW(3), INTERVAL %s MICROSECOND)"),
-            new Leases.RowColumn("delivered_http_status", "%s"),
-            new Leases.RowColumn("delivered_latency_ms", "%s"),
-            new Leases.RowColumn("delivered_response_length", "%s"),
-            new Leases.RowColumn("delivered_response_body", "%s"));
+    private static final List<LeaseStatements.RowColumn> DELIVERED_TRY = List.of(
+            new LeaseStatements.RowColumn("delivered_at", "DATE_SUB(NOW(3), INTERVAL %s MICROSECOND)"),
+            new LeaseStatements.RowColumn("delivered_http_status", "%s"),
+            new LeaseStatements.RowColumn("delivered_latency_ms", "%s"),
+            new LeaseStatements.RowColumn("delivered_response_length", "%s"),
+            new LeaseStatements.RowColumn("delivered_response_body", "%s"));
 
     private final Pool pool;
-    private final Leases leases;
+    private final LeaseStatements leases;
 
-    public DeliveryAttempts(Pool pool, Leases leases) {
+    public DeliveryAttempts(Pool pool, LeaseStatements leases) {
         this.pool = pool;
         this.leases = leases;
     }
@@ -81,9 +81,9 @@ public class DeliveryAttempts {
      * Marks the events done, each with its delivering try, in one fenced statement inside the caller's transaction;
      * fails with {@link LeaseLostException} unless every lease is still held.
      */
-    public Uni<Void> finishDelivered(SqlClient client, Map<Lease, DeliveryAttempt> delivered) {
-        List<Leases.Finishing> rows = new ArrayList<>(delivered.size());
-        delivered.forEach((lease, attempt) -> rows.add(new Leases.Finishing(lease, Arrays.asList(
+    public Uni<Void> finishDelivered(SqlClient client, Map<RowLease, DeliveryAttempt> delivered) {
+        List<LeaseStatements.Finishing> rows = new ArrayList<>(delivered.size());
+        delivered.forEach((lease, attempt) -> rows.add(new LeaseStatements.Finishing(lease, Arrays.asList(
                 attempt.microsSinceStart(), attempt.httpStatus(), attempt.latencyMillis(),
                 attempt.responseLength(), io.vertx.core.buffer.Buffer.buffer(attempt.responseBody())))));
         return leases.finishAll(client, DELIVERED_TRY, rows);
@@ -93,7 +93,7 @@ public class DeliveryAttempts {
      * One event's delivering try and its finish, in one transaction. When the lease is gone (another worker has the
      * row now), the try did still reach the destination: it is recorded on its own before the failure goes on.
      */
-    public Uni<Void> finishDelivered(Lease lease, DeliveryAttempt attempt) {
+    public Uni<Void> finishDelivered(RowLease lease, DeliveryAttempt attempt) {
         return pool.withTransaction(tx -> finishDelivered(tx, Map.of(lease, attempt)))
                 .onFailure(LeaseLostException.class).call(() -> record(pool, attempt));
     }

@@ -2,7 +2,7 @@ package io.paycallback.delivery;
 
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.outbox.PendingEvent;
 import io.paycallback.tracing.SpanAttribute;
 import io.paycallback.tracing.SpanName;
@@ -280,7 +280,7 @@ final class DestinationLane {
      * One request of the event, whatever the circuit says (a probe's, or one the lane started); {@code answered} runs
      * on the event loop with its attempt and the Retry-After the answer carried (capped).
      */
-    void send(Lease lease, PendingEvent event, Answered answered) {
+    void send(RowLease lease, PendingEvent event, Answered answered) {
         long started = System.nanoTime();
         byte[] body = event.payload().getBytes(StandardCharsets.UTF_8);
         String key = event.idempotencyKey();

@@ -4,7 +4,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.time.LocalDateTime;
 
-/** What the operator actions of {@link DestinationOperations} answer: one sealed type per action, no exceptions. */
+/** What the operator actions of {@link DestinationControls} answer: one sealed type per action, no exceptions. */
 public final class DestinationResults {
 
     private DestinationResults() {

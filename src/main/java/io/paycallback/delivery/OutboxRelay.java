@@ -4,13 +4,13 @@ import io.paycallback.db.LostRaces;
 import io.paycallback.lease.AfterCommit;
 import io.paycallback.lease.Attempted;
 import io.paycallback.lease.Lanes;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.LeaseLostException;
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedRow;
 import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.lease.RetryPolicy;
 import io.paycallback.lease.Tried;
 import io.paycallback.lease.Worker;
@@ -87,7 +87,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     private static final int IDLE_SECONDS = 15;
 
     private final Pool pool;
-    private final Leases leases;
+    private final LeaseStatements leases;
     private final Outbox outbox;
     private final DeliveryAttempts attempts;
     private final DeliveryMetrics metrics;
@@ -113,7 +113,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     private final List<Finished> toFinish = new ArrayList<>();
     private int finishing;
 
-    public OutboxRelay(Pool pool, Leases leases, Outbox outbox, DeliveryAttempts attempts, DeliveryMetrics metrics,
+    public OutboxRelay(Pool pool, LeaseStatements leases, Outbox outbox, DeliveryAttempts attempts, DeliveryMetrics metrics,
                        DestinationCircuits circuits, ParkedEvents parked, Destinations destinations, Worker worker,
                        LostRaces lostRaces, Vertx vertx, Clock clock, Tracing tracing, LeaseConfig config) {
         this.pool = pool;
@@ -205,7 +205,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
 
     /** Every row's try, waiting for all of them; the lease engine itself uses {@link #start}. */
     @Override
-    public Attempted attempt(List<Leased> batch) {
+    public Attempted attempt(List<LeasedRow> batch) {
         List<Attempted> parts = Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<Void> settled = new CompletableFuture<>();
         AtomicInteger open = new AtomicInteger(batch.size());
@@ -231,12 +231,12 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
      * other event to its destination's lane; returns without waiting for any answer.
      */
     @Override
-    public void start(List<Leased> batch, Consumer<Attempted> settle) {
+    public void start(List<LeasedRow> batch, Consumer<Attempted> settle) {
         List<Tried> now = new ArrayList<>();
         Map<DestinationLane, List<Delivery>> byLane = new LinkedHashMap<>();
         long held = System.nanoTime();
-        for (Map.Entry<Lease, Optional<PendingEvent>> row : events(batch).entrySet()) {
-            Lease lease = row.getKey();
+        for (Map.Entry<RowLease, Optional<PendingEvent>> row : events(batch).entrySet()) {
+            RowLease lease = row.getKey();
             if (row.getValue().isEmpty()) {
                 // Housekeeping may have archived the row since it was leased: nothing is left to deliver.
                 now.add(new Tried.Lost(lease));
@@ -263,10 +263,10 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     }
 
     /** The batch's rows, in its order: carried by their writer, else read with one statement; empty when gone. */
-    private Map<Lease, Optional<PendingEvent>> events(List<Leased> batch) {
-        Map<Lease, Optional<PendingEvent>> events = new LinkedHashMap<>();
+    private Map<RowLease, Optional<PendingEvent>> events(List<LeasedRow> batch) {
+        Map<RowLease, Optional<PendingEvent>> events = new LinkedHashMap<>();
         List<Long> toLoad = new ArrayList<>();
-        for (Leased row : batch) {
+        for (LeasedRow row : batch) {
             if (row instanceof Emission.ToDeliver carried) {
                 events.put(row.lease(), Optional.of(carried.event()));
             } else {
@@ -287,7 +287,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         return events;
     }
 
-    private Tried logAndFinish(Lease lease, PendingEvent event) {
+    private Tried logAndFinish(RowLease lease, PendingEvent event) {
         Emitted.log(event.idempotencyKey(), event.payload());
         try {
             leases.finish(pool, lease).await().atMost(leaseTime);
@@ -339,7 +339,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         if (delivered.size() == 1) {
             return alone;
         }
-        Map<Lease, DeliveryAttempt> tries = new LinkedHashMap<>();
+        Map<RowLease, DeliveryAttempt> tries = new LinkedHashMap<>();
         delivered.forEach(done -> tries.put(done.delivery().lease(), done.attempt()));
         // A deadlock with a lease of the same index range is a race: run again, not a failed try sent again later.
         return lostRaces.retried(pool.withTransaction(tx -> attempts.finishDelivered(tx, tries)), LostRaces.At.TRANSACTION)
@@ -359,7 +359,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         Map<Delivery, Tried> tried = new LinkedHashMap<>();
         Uni<Void> all = Uni.createFrom().voidItem();
         for (Finished done : delivered) {
-            Lease lease = done.delivery().lease();
+            RowLease lease = done.delivery().lease();
             all = all.chain(() -> lostRaces.retried(attempts.finishDelivered(lease, done.attempt()), LostRaces.At.TRANSACTION)
                     .map(ignored -> (Tried) new Tried.Done(lease, DELIVERED))
                     .onFailure(LeaseLostException.class).recoverWithItem(new Tried.Lost(lease))
@@ -399,7 +399,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     }
 
     private interface Hold {
-        Uni<Void> apply(SqlClient transaction, List<Lease> held);
+        Uni<Void> apply(SqlClient transaction, List<RowLease> held);
     }
 
     /**
@@ -427,7 +427,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         }
     }
 
-    private static List<Lease> leases(List<Delivery> deliveries) {
+    private static List<RowLease> leases(List<Delivery> deliveries) {
         return deliveries.stream().map(Delivery::lease).toList();
     }
 
@@ -498,7 +498,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     // ---- the lease engine's side -----------------------------------------------------------------------------------
 
     @Override
-    public Uni<Void> recordFailure(SqlClient client, Lease lease, RuntimeException failure) {
+    public Uni<Void> recordFailure(SqlClient client, RowLease lease, RuntimeException failure) {
         return failure instanceof DeliveryFailedException delivery
                 ? attempts.record(client, delivery.attempt()) : Uni.createFrom().voidItem();
     }
@@ -508,7 +508,7 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
      * only logged: alerting about it through the same broken path would loop.
      */
     @Override
-    public Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
+    public Uni<AfterCommit> giveUp(SqlClient transaction, RowLease lease, String reason) {
         long id = lease.id();
         return transaction.preparedQuery(LOAD_FOR_ALERT).execute(Tuple.of(id)).flatMap(rows -> {
             var iterator = rows.iterator();

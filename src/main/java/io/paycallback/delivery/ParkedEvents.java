@@ -1,6 +1,6 @@
 package io.paycallback.delivery;
 
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.outbox.OutboxConfig;
@@ -89,13 +89,13 @@ public class ParkedEvents {
      * Parks events this instance holds the leases of, in the caller's transaction, without counting a try; a row whose
      * lease is gone is somebody else's and stays as it is.
      */
-    public Uni<Void> park(SqlClient client, List<Lease> held) {
+    public Uni<Void> park(SqlClient client, List<RowLease> held) {
         Tuple params = Tuple.tuple().addString(Outbox.PARKED).addLong(parkedMicros);
         return client.preparedQuery(held(PARK_HELD, held.size())).execute(fenced(params, held)).replaceWithVoid();
     }
 
     /** Gives events this instance holds back for another try after {@code delay}, without counting this one. */
-    public Uni<Void> defer(SqlClient client, List<Lease> held, Duration delay) {
+    public Uni<Void> defer(SqlClient client, List<RowLease> held, Duration delay) {
         Tuple params = Tuple.tuple().addLong(TimeUnit.MICROSECONDS.convert(delay));
         return client.preparedQuery(held(DEFER_HELD, held.size())).execute(fenced(params, held)).replaceWithVoid();
     }
@@ -105,14 +105,14 @@ public class ParkedEvents {
                 String.join(", ", Collections.nCopies(rows, "(?, ?)")));
     }
 
-    private static Tuple fenced(Tuple params, List<Lease> held) {
+    private static Tuple fenced(Tuple params, List<RowLease> held) {
         held.forEach(lease -> params.addLong(lease.id()));
         held.forEach(lease -> params.addLong(lease.id()).addString(lease.token()));
         return params;
     }
 
     /** A parked event leased to be sent as a destination's probe. */
-    public record Probe(Lease lease, PendingEvent event) {
+    public record Probe(RowLease lease, PendingEvent event) {
     }
 
     /** Leases the destination's oldest parked event; empty when none is parked (or another instance took it). */
@@ -135,7 +135,7 @@ public class ParkedEvents {
     }
 
     private static Probe probe(Row row, String token) {
-        return new Probe(new Lease(Outbox.TABLE, row.getLong("id"), token, row.getInteger("retry_count")),
+        return new Probe(new RowLease(Outbox.TABLE, row.getLong("id"), token, row.getInteger("retry_count")),
                 PendingEvent.of(row));
     }
 }

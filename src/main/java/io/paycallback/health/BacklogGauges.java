@@ -3,7 +3,7 @@ package io.paycallback.health;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.LeasedTables;
+import io.paycallback.lease.LeasedTableRegistry;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -53,7 +53,7 @@ public class BacklogGauges {
     private final Map<LeasedTable, AtomicLong> dead = new HashMap<>();
     private final AtomicLong quarantined = new AtomicLong();
 
-    public BacklogGauges(Pool pool, LeasedTables tables, MeterRegistry registry, HealthConfig config) {
+    public BacklogGauges(Pool pool, LeasedTableRegistry tables, MeterRegistry registry, HealthConfig config) {
         this.pool = pool;
         this.tables = tables.all();
         this.staleMicros = TimeUnit.MICROSECONDS.convert(config.stalePendingAfter());

@@ -3,7 +3,7 @@ package io.paycallback.housekeeping;
 import io.paycallback.closing.CloseRequests;
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.inbox.CallbackInbox;
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.RowStatus;
 import io.paycallback.order.Refunds;
@@ -88,7 +88,7 @@ public class Housekeeping {
     public Swept runOnce() {
         long blanked = 0;
         long archived = 0;
-        for (LeasedTable log : List.of(CallbackLog.PAYMENT.leased(), CallbackLog.REFUND.leased(),
+        for (LeasedTable log : List.of(CallbackTable.PAYMENT.leased(), CallbackTable.REFUND.leased(),
                 CallbackInbox.PENDING_REFUNDS)) {
             blanked += blankBodies(log);
             archived += archive(log, RowStatus.COMPACTED);

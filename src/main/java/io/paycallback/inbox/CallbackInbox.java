@@ -3,7 +3,7 @@ package io.paycallback.inbox;
 import io.paycallback.channel.Notice;
 import io.paycallback.db.LostRaces;
 import io.paycallback.db.MySqlErrors;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Pickup;
@@ -55,7 +55,7 @@ public class CallbackInbox {
 
     /**
      * Notices of refunds the provider is still working on, each to be enrolled for the refund queries. Apart from
-     * {@link CallbackLog#REFUND}: the refund's final notice takes the same key there.
+     * {@link CallbackTable#REFUND}: the refund's final notice takes the same key there.
      */
     public static final LeasedTable PENDING_REFUNDS = new LeasedTable("refund_pending_log", "refund-pending",
             LeasedTable.Lateness.SINCE_ARRIVAL);
@@ -128,7 +128,7 @@ public class CallbackInbox {
                 .addString(payment.currency())
                 .addString(origin.column())
                 .addString(Traceparent.valueOrNull(cause));
-        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.PAYMENT.leased(), payment.merchantId(),
+        KnownReservations.Key key = new KnownReservations.Key(CallbackTable.PAYMENT.leased(), payment.merchantId(),
                 payment.channel(), payment.channelTradeNo());
         return insert(key, INSERT_PAYMENT, row, rawBody, pickup);
     }
@@ -160,7 +160,7 @@ public class CallbackInbox {
                 .addString(refund.currency())
                 .addString(origin.column())
                 .addString(Traceparent.valueOrNull(cause));
-        KnownReservations.Key key = new KnownReservations.Key(CallbackLog.REFUND.leased(), refund.merchantId(),
+        KnownReservations.Key key = new KnownReservations.Key(CallbackTable.REFUND.leased(), refund.merchantId(),
                 refund.channel(), refund.refundNo());
         return insert(key, INSERT_REFUND, row, rawBody, pickup);
     }
@@ -193,7 +193,7 @@ public class CallbackInbox {
                 .<Reservation>map(rows -> {
                     long id = rows.property(MySQLClient.LAST_INSERTED_ID);
                     return new Reservation.Reserved(
-                            claim ? Optional.of(new Lease(key.table(), id, token, 0)) : Optional.empty());
+                            claim ? Optional.of(new RowLease(key.table(), id, token, 0)) : Optional.empty());
                 })
                 .onFailure(MySqlErrors::isDuplicateKey).recoverWithItem(() -> {
                     known.remember(key);

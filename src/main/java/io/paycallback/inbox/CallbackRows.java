@@ -54,7 +54,7 @@ public class CallbackRows {
         this.pool = pool;
     }
 
-    public Uni<List<CallbackRow>> list(CallbackLog log, RowStatus status, int limit) {
+    public Uni<List<CallbackRow>> list(CallbackTable log, RowStatus status, int limit) {
         return pool.preparedQuery(LIST.formatted(columns(log), log.table())).execute(Tuple.of(status.code(), limit))
                 .map(rows -> {
                     List<CallbackRow> found = new ArrayList<>();
@@ -63,16 +63,16 @@ public class CallbackRows {
                 });
     }
 
-    public Uni<Optional<CallbackRow>> find(CallbackLog log, long id) {
+    public Uni<Optional<CallbackRow>> find(CallbackTable log, long id) {
         return find(log, log.table(), id);
     }
 
     /** A callback housekeeping archived; its body was blanked before it moved (status compacted). */
-    public Uni<Optional<CallbackRow>> findArchived(CallbackLog log, long id) {
+    public Uni<Optional<CallbackRow>> findArchived(CallbackTable log, long id) {
         return find(log, log.archiveTable(), id);
     }
 
-    private Uni<Optional<CallbackRow>> find(CallbackLog log, String table, long id) {
+    private Uni<Optional<CallbackRow>> find(CallbackTable log, String table, long id) {
         return pool.preparedQuery(FIND.formatted(columns(log), table)).execute(Tuple.of(id)).map(rows -> {
             var iterator = rows.iterator();
             return iterator.hasNext() ? Optional.of(read(log, iterator.next())) : Optional.empty();
@@ -80,16 +80,16 @@ public class CallbackRows {
     }
 
     /** Every callback of one order in the hot table, oldest first, without bodies. */
-    public Uni<List<CallbackRow>> forOrder(CallbackLog log, String merchantId, String outTradeNo) {
+    public Uni<List<CallbackRow>> forOrder(CallbackTable log, String merchantId, String outTradeNo) {
         return forOrder(log, log.table(), merchantId, outTradeNo);
     }
 
     /** Every callback of one order that housekeeping archived, oldest first, without bodies. */
-    public Uni<List<CallbackRow>> archivedForOrder(CallbackLog log, String merchantId, String outTradeNo) {
+    public Uni<List<CallbackRow>> archivedForOrder(CallbackTable log, String merchantId, String outTradeNo) {
         return forOrder(log, log.archiveTable(), merchantId, outTradeNo);
     }
 
-    private Uni<List<CallbackRow>> forOrder(CallbackLog log, String table, String merchantId, String outTradeNo) {
+    private Uni<List<CallbackRow>> forOrder(CallbackTable log, String table, String merchantId, String outTradeNo) {
         return pool.preparedQuery(FOR_ORDER.formatted(columns(log), table)).execute(Tuple.of(merchantId, outTradeNo))
                 .map(rows -> {
                     List<CallbackRow> found = new ArrayList<>();
@@ -103,8 +103,8 @@ public class CallbackRows {
      * log, or in their archives. Empty when no callback carries it (or, for a refund, when the notice named no order).
      * The hot table is asked first and the archive after it, so a row that housekeeping moves meanwhile is still found.
      */
-    public Uni<Optional<String>> orderOf(CallbackLog log, String merchantId, ChannelId channel, String providerNo) {
-        String sql = log == CallbackLog.PAYMENT ? ORDER_OF_PAYMENT : ORDER_OF_REFUND;
+    public Uni<Optional<String>> orderOf(CallbackTable log, String merchantId, ChannelId channel, String providerNo) {
+        String sql = log == CallbackTable.PAYMENT ? ORDER_OF_PAYMENT : ORDER_OF_REFUND;
         Tuple key = Tuple.of(merchantId, channel.path(), providerNo);
         return orderOf(sql.formatted(log.table()), key).flatMap(hot -> hot.isPresent()
                 ? Uni.createFrom().item(hot)
@@ -118,7 +118,7 @@ public class CallbackRows {
         });
     }
 
-    public Uni<Optional<byte[]>> rawBody(CallbackLog log, long id) {
+    public Uni<Optional<byte[]>> rawBody(CallbackTable log, long id) {
         return rawBody(log.table(), id);
     }
 
@@ -126,7 +126,7 @@ public class CallbackRows {
      * An archived callback's body. The archive has the column, but housekeeping archives a callback only after
      * blanking its body (status compacted), so a row it moved has zero bytes here.
      */
-    public Uni<Optional<byte[]>> archivedRawBody(CallbackLog log, long id) {
+    public Uni<Optional<byte[]>> archivedRawBody(CallbackTable log, long id) {
         return rawBody(log.archiveTable(), id);
     }
 
@@ -161,13 +161,13 @@ public class CallbackRows {
                 .map(rows -> rows.rowCount() == 1);
     }
 
-    private static String columns(CallbackLog log) {
-        return log == CallbackLog.PAYMENT ? PAYMENT_COLUMNS : REFUND_COLUMNS;
+    private static String columns(CallbackTable log) {
+        return log == CallbackTable.PAYMENT ? PAYMENT_COLUMNS : REFUND_COLUMNS;
     }
 
     /** The one place a callback row becomes a record; the column lists above say what it reads. */
-    private static CallbackRow read(CallbackLog log, Row row) {
-        if (log == CallbackLog.PAYMENT) {
+    private static CallbackRow read(CallbackTable log, Row row) {
+        if (log == CallbackTable.PAYMENT) {
             return new CallbackRow.Payment(row.getLong("id"), row.getString("merchant_id"), row.getString("channel"),
                     row.getString("channel_trade_no"), row.getString("out_trade_no"), row.getString("trade_state"),
                     row.getBigDecimal("amount"), row.getString("currency"), RowStatus.of(row.getInteger("status")),

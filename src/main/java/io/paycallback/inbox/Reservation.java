@@ -1,6 +1,6 @@
 package io.paycallback.inbox;
 
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import java.util.Optional;
 
 /** The answer of the one INSERT that claims a callback. */
@@ -11,7 +11,7 @@ public sealed interface Reservation {
      *
      * @param lease present when the row was written already leased to the caller
      */
-    record Reserved(Optional<Lease> lease) implements Reservation {
+    record Reserved(Optional<RowLease> lease) implements Reservation {
     }
 
     /** The unique key already holds it: a repeat push, to be acknowledged and otherwise ignored. */

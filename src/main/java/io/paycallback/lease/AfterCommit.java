@@ -1,6 +1,6 @@
 package io.paycallback.lease;
 
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedRow;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +15,11 @@ public interface AfterCommit {
     AfterCommit NOTHING = List::of;
 
     /** Runs right after the commit, never before; @return rows to process now */
-    List<Leased> run();
+    List<LeasedRow> run();
 
     static AfterCommit all(List<AfterCommit> steps) {
         return () -> {
-            List<Leased> handOff = new ArrayList<>();
+            List<LeasedRow> handOff = new ArrayList<>();
             for (AfterCommit step : steps) {
                 handOff.addAll(step.run());
             }

@@ -11,15 +11,15 @@ import java.util.function.Supplier;
 /** The tries of one batch, and what their committed transactions leave to do. */
 public record Attempted(List<Tried> rows, AfterCommit next) {
 
-    public static Attempted done(Lease lease, String result) {
+    public static Attempted done(RowLease lease, String result) {
         return new Attempted(List.of(new Tried.Done(lease, result)), AfterCommit.NOTHING);
     }
 
-    public static Attempted done(Lease lease, String result, AfterCommit next) {
+    public static Attempted done(RowLease lease, String result, AfterCommit next) {
         return new Attempted(List.of(new Tried.Done(lease, result)), next);
     }
 
-    public static Attempted dead(Lease lease, String reason, AfterCommit next) {
+    public static Attempted dead(RowLease lease, String reason, AfterCommit next) {
         return new Attempted(List.of(new Tried.Dead(lease, reason)), next);
     }
 
@@ -31,9 +31,9 @@ public record Attempted(List<Tried> rows, AfterCommit next) {
      * Each row tried on its own, for tables whose rows share nothing; a row whose try throws is that row's failed try,
      * not the batch's.
      */
-    public static Attempted eachAlone(List<Leased> batch, Function<Lease, Attempted> attempt) {
+    public static Attempted eachAlone(List<LeasedRow> batch, Function<RowLease, Attempted> attempt) {
         List<Attempted> tried = new ArrayList<>(batch.size());
-        for (Leased row : batch) {
+        for (LeasedRow row : batch) {
             try {
                 tried.add(attempt.apply(row.lease()));
             } catch (RuntimeException failure) {

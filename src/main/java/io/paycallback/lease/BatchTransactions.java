@@ -2,9 +2,9 @@ package io.paycallback.lease;
 
 import io.paycallback.db.LostRaces;
 import io.paycallback.db.MySqlErrors;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseLostException;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeaseStatements;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -34,7 +34,7 @@ public class BatchTransactions {
          * Every row's step inside the transaction, in a stable order of the business keys they lock, so two batches
          * never wait for each other in a circle. Fails as a whole when any row fails.
          */
-        Uni<Applied> apply(SqlClient transaction, List<Lease> batch);
+        Uni<Applied> apply(SqlClient transaction, List<RowLease> batch);
     }
 
     /** @param next what the transaction leaves to do once committed */
@@ -42,23 +42,23 @@ public class BatchTransactions {
     }
 
     /** One row's step: done with a result tag, or (with a reason) dead at once. */
-    public record Step(Lease lease, String result, String deadReason) {
+    public record Step(RowLease lease, String result, String deadReason) {
 
-        public static Step done(Lease lease, String result) {
+        public static Step done(RowLease lease, String result) {
             return new Step(lease, result, null);
         }
 
-        public static Step dead(Lease lease, String reason) {
+        public static Step dead(RowLease lease, String reason) {
             return new Step(lease, null, reason);
         }
     }
 
     private final Pool pool;
-    private final Leases leases;
+    private final LeaseStatements leases;
     private final LostRaces lostRaces;
     private final Duration leaseTime;
 
-    public BatchTransactions(Pool pool, Leases leases, LostRaces lostRaces, LeaseConfig config) {
+    public BatchTransactions(Pool pool, LeaseStatements leases, LostRaces lostRaces, LeaseConfig config) {
         this.pool = pool;
         this.leases = leases;
         this.lostRaces = lostRaces;
@@ -66,7 +66,7 @@ public class BatchTransactions {
     }
 
     /** Blocks; never fails as a whole. */
-    public Attempted run(List<Lease> batch, Work work) {
+    public Attempted run(List<RowLease> batch, Work work) {
         try {
             Applied applied = pool.withTransaction(tx -> work.apply(tx, batch).call(done -> close(tx, done)))
                     .await().atMost(leaseTime);
@@ -78,7 +78,7 @@ public class BatchTransactions {
             return new Attempted(rows, applied.next());
         } catch (RuntimeException failure) {
             if (batch.size() == 1) {
-                Lease lease = batch.get(0);
+                RowLease lease = batch.get(0);
                 return Attempted.of(failure instanceof LeaseLostException ? new Tried.Lost(lease)
                         : new Tried.Failed(lease, failure));
             }
@@ -88,7 +88,7 @@ public class BatchTransactions {
             LOG.debugf("A batch of %d rows of %s rolled back, each is tried alone: %s", batch.size(),
                     batch.get(0).table().table(), failure.toString());
             List<Attempted> alone = new ArrayList<>(batch.size());
-            for (Lease lease : batch) {
+            for (RowLease lease : batch) {
                 alone.add(run(List.of(lease), work));
             }
             return Attempted.all(alone);
@@ -96,7 +96,7 @@ public class BatchTransactions {
     }
 
     private Uni<Void> close(SqlClient transaction, Applied applied) {
-        List<Lease> finished = new ArrayList<>(applied.steps().size());
+        List<RowLease> finished = new ArrayList<>(applied.steps().size());
         Uni<Void> buried = Uni.createFrom().voidItem();
         for (Step step : applied.steps()) {
             if (step.deadReason() == null) {

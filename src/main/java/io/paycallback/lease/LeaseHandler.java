@@ -29,7 +29,7 @@ public interface LeaseHandler {
      * Tries every row of the batch, all of one table; blocks (always on a worker thread). A row's own failure is its
      * {@link Tried.Failed}, never an exception that takes the other rows with it.
      */
-    Attempted attempt(List<Leased> batch);
+    Attempted attempt(List<LeasedRow> batch);
 
     /**
      * Tries the batch like {@link #attempt}, for a handler whose tries wait on something outside the database (an HTTP
@@ -38,7 +38,7 @@ public interface LeaseHandler {
      * row's answer. Every row of the batch is in exactly one part. {@code settle} never blocks. The default tries the
      * whole batch on the calling thread, as one part.
      */
-    default void start(List<Leased> batch, Consumer<Attempted> settle) {
+    default void start(List<LeasedRow> batch, Consumer<Attempted> settle) {
         settle.accept(attempt(batch));
     }
 
@@ -70,13 +70,13 @@ public interface LeaseHandler {
     }
 
     /** After a row's last try failed, inside the transaction that buries it: what a person must be told. */
-    Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason);
+    Uni<AfterCommit> giveUp(SqlClient transaction, RowLease lease, String reason);
 
     /**
      * Records what a failed try did outside the database (an HTTP call), inside the transaction that reschedules or
      * buries the row, or on its own when the lease turned out to be lost.
      */
-    default Uni<Void> recordFailure(SqlClient client, Lease lease, RuntimeException failure) {
+    default Uni<Void> recordFailure(SqlClient client, RowLease lease, RuntimeException failure) {
         return Uni.createFrom().voidItem();
     }
 }

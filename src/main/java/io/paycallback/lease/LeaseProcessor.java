@@ -37,15 +37,15 @@ public class LeaseProcessor {
     private static final Duration AFTER_LOCK_CONTEST = Duration.ofSeconds(1);
 
     private final Pool pool;
-    private final Leases leases;
-    private final LeasedTables tables;
+    private final LeaseStatements leases;
+    private final LeasedTableRegistry tables;
     private final ProcessingMetrics metrics;
     private final LostRaces lostRaces;
     private final RetryPolicy policy;
     private final Duration leaseTime;
     private final int transactionSize;
 
-    public LeaseProcessor(Pool pool, Leases leases, LeasedTables tables, ProcessingMetrics metrics,
+    public LeaseProcessor(Pool pool, LeaseStatements leases, LeasedTableRegistry tables, ProcessingMetrics metrics,
                           LostRaces lostRaces, LeaseConfig config) {
         this.pool = pool;
         this.leases = leases;
@@ -67,7 +67,7 @@ public class LeaseProcessor {
     }
 
     /** @return the rows the tries wrote already leased, to process now that they are committed */
-    public List<Leased> process(Lease lease) {
+    public List<LeasedRow> process(RowLease lease) {
         return process(List.of(lease));
     }
 
@@ -76,8 +76,8 @@ public class LeaseProcessor {
      *
      * @return the rows the tries wrote already leased, to process now that they are committed
      */
-    public List<Leased> process(List<? extends Leased> batch) {
-        List<Leased> handOff = Collections.synchronizedList(new ArrayList<>());
+    public List<LeasedRow> process(List<? extends LeasedRow> batch) {
+        List<LeasedRow> handOff = Collections.synchronizedList(new ArrayList<>());
         start(batch, handOff::addAll).toCompletableFuture().join();
         return List.copyOf(handOff);
     }
@@ -90,7 +90,7 @@ public class LeaseProcessor {
      * @param handOver gets the rows each part's transactions wrote already leased, once they are committed
      * @return completes when every row of the batch is settled; never fails
      */
-    public CompletionStage<Void> start(List<? extends Leased> batch, Consumer<List<Leased>> handOver) {
+    public CompletionStage<Void> start(List<? extends LeasedRow> batch, Consumer<List<LeasedRow>> handOver) {
         LeaseHandler handler = tables.handler(batch.get(0).lease().table());
         CompletableFuture<Void> settled = new CompletableFuture<>();
         AtomicInteger open = new AtomicInteger(batch.size());
@@ -115,18 +115,18 @@ public class LeaseProcessor {
      *
      * @return the rows the part's transactions wrote already leased, to process now that they are committed
      */
-    private Uni<List<Leased>> settle(LeaseHandler handler, Attempted part) {
+    private Uni<List<LeasedRow>> settle(LeaseHandler handler, Attempted part) {
         return Uni.createFrom().deferred(() -> settleRows(handler, part)).onFailure().recoverWithItem(failure -> {
             LOG.errorf("Could not settle %d rows: %s", part.rows().size(), describe(failure));
             return List.of();
         });
     }
 
-    private Uni<List<Leased>> settleRows(LeaseHandler handler, Attempted part) {
-        List<Leased> handOff = new ArrayList<>(part.next().run());
+    private Uni<List<LeasedRow>> settleRows(LeaseHandler handler, Attempted part) {
+        List<LeasedRow> handOff = new ArrayList<>(part.next().run());
         Uni<Void> failures = Uni.createFrom().voidItem();
         for (Tried tried : part.rows()) {
-            Lease lease = tried.lease();
+            RowLease lease = tried.lease();
             if (tried instanceof Tried.Done done) {
                 metrics.record(lease.table(), done.result());
             } else if (tried instanceof Tried.Deferred deferred) {
@@ -151,10 +151,10 @@ public class LeaseProcessor {
      * fails: a row whose outcome could not be recorded keeps its lease until it expires, and the next scan after that
      * tries it again.
      */
-    private Uni<List<Leased>> fail(LeaseHandler handler, Lease lease, RuntimeException failure, Duration notBefore) {
+    private Uni<List<LeasedRow>> fail(LeaseHandler handler, RowLease lease, RuntimeException failure, Duration notBefore) {
         String error = describe(failure);
         Optional<UnknownValueException> unknown = cause(failure, UnknownValueException.class);
-        Uni<List<Leased>> outcome;
+        Uni<List<LeasedRow>> outcome;
         if (causedBy(failure, MySqlErrors::isLockContest)) {
             if (causedBy(failure, MySqlErrors::isLostRace)) {
                 lostRaces.record(LostRaces.At.TRANSACTION);
@@ -201,7 +201,7 @@ public class LeaseProcessor {
         return outcome.ifNoItem().after(leaseTime).fail()
                 .onFailure(LeaseLostException.class).recoverWithUni(() -> {
                     metrics.record(lease.table(), ProcessingMetrics.LEASE_LOST);
-                    return recordAlone(handler, lease, failure).replaceWith(List.<Leased>of());
+                    return recordAlone(handler, lease, failure).replaceWith(List.<LeasedRow>of());
                 })
                 .onFailure().recoverWithItem(again -> {
                     LOG.errorf("Could not record the failure of %s #%d: %s", lease.table().table(), lease.id(),
@@ -210,7 +210,7 @@ public class LeaseProcessor {
                 });
     }
 
-    private Uni<Void> recordAlone(LeaseHandler handler, Lease lease, RuntimeException failure) {
+    private Uni<Void> recordAlone(LeaseHandler handler, RowLease lease, RuntimeException failure) {
         return handler.recordFailure(pool, lease, failure).ifNoItem().after(leaseTime).fail()
                 .onFailure().recoverWithItem(e -> {
                     LOG.warnf("Could not record the failed try of %s #%d: %s", lease.table().table(), lease.id(),

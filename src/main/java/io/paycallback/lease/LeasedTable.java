@@ -4,9 +4,9 @@ import java.util.regex.Pattern;
 
 /**
  * A table whose rows are worked off with a lease and a backoff: it has the columns status, retry_count, next_retry_at,
- * lease_token, last_error and the index (status, next_retry_at), and {@link Leases} serves it like every other. The
- * package that owns the table declares it beside the SQL that writes its rows and registers a {@link LeaseHandler} for
- * it: the lease engine names no table itself.
+ * lease_token, last_error and the index (status, next_retry_at), and {@link LeaseStatements} serves it like every
+ * other. The package that owns the table declares it (this record) beside the SQL that writes its rows and registers a
+ * {@link LeaseHandler} for it: the lease engine names no table itself.
  *
  * @param table    the SQL name, spliced into the engine's statements
  * @param label    its name for operators, in the admin API's paths and bodies and on the console

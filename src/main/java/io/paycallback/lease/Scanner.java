@@ -32,8 +32,8 @@ public class Scanner {
 
     private static final Logger LOG = Logger.getLogger(Scanner.class);
 
-    private final Leases leases;
-    private final LeasedTables tables;
+    private final LeaseStatements leases;
+    private final LeasedTableRegistry tables;
     private final Worker worker;
     private final int batchSize;
     private final Duration leaseTime;
@@ -47,7 +47,7 @@ public class Scanner {
     /** Two scans at once would each lease a lane's whole room. */
     private final ReentrantLock scanning = new ReentrantLock();
 
-    public Scanner(Leases leases, LeasedTables tables, Worker worker, LeaseConfig config) {
+    public Scanner(LeaseStatements leases, LeasedTableRegistry tables, Worker worker, LeaseConfig config) {
         this.leases = leases;
         this.tables = tables;
         this.worker = worker;
@@ -120,7 +120,7 @@ public class Scanner {
             return drainLanes(table, handler, lanes.get(), settled);
         }
         int total = 0;
-        List<Lease> batch;
+        List<RowLease> batch;
         do {
             if (worker.isShutdown()) {
                 return total;
@@ -146,7 +146,7 @@ public class Scanner {
                 backedUp = true;
                 continue;
             }
-            List<Lease> batch;
+            List<RowLease> batch;
             try {
                 batch = leases.leaseDue(table, limit, leaseTime, lanes, lane.getKey()).await().atMost(leaseTime);
             } catch (RuntimeException failure) {
@@ -162,7 +162,7 @@ public class Scanner {
             backedUp |= batch.size() == limit;
         }
         if (!backedUp) {
-            List<Lease> batch;
+            List<RowLease> batch;
             do {
                 batch = leases.leaseDueOutside(table, batchSize, leaseTime, lanes).await().atMost(leaseTime);
                 running.add(worker.startAll(batch));

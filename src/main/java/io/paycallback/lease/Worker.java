@@ -35,9 +35,9 @@ public class Worker {
     private static final Logger LOG = Logger.getLogger(Worker.class);
 
     private final LeaseProcessor processor;
-    private final Leases leases;
+    private final LeaseStatements leases;
     private final ThreadPoolExecutor executor;
-    private final Map<LeasedTable, Queue<Leased>> waiting = new ConcurrentHashMap<>();
+    private final Map<LeasedTable, Queue<LeasedRow>> waiting = new ConcurrentHashMap<>();
     private final AtomicInteger waitingCount = new AtomicInteger();
     private final Map<LeasedTable, AtomicInteger> takers = new ConcurrentHashMap<>();
     /** Batches started and not settled yet: a handler that waits outside settles them after the worker is free. */
@@ -49,7 +49,7 @@ public class Worker {
     private final int waitingLimit;
     private final Duration shutdownGrace;
 
-    public Worker(LeaseProcessor processor, Leases leases, LeaseConfig config) {
+    public Worker(LeaseProcessor processor, LeaseStatements leases, LeaseConfig config) {
         this.processor = processor;
         this.leases = leases;
         int threads = config.workers();
@@ -69,7 +69,7 @@ public class Worker {
         this.shutdownGrace = config.shutdownGrace();
     }
 
-    private Queue<Leased> waiting(LeasedTable table) {
+    private Queue<LeasedRow> waiting(LeasedTable table) {
         return waiting.computeIfAbsent(table, any -> new ConcurrentLinkedQueue<>());
     }
 
@@ -102,7 +102,7 @@ public class Worker {
      * refused row would sit out its whole lease. The bound is upstream, where ingest asks {@link #hasRoom} before it
      * writes a row leased; the outbox rows a transition writes are bounded by the transitions in flight.
      */
-    public void process(Leased row) {
+    public void process(LeasedRow row) {
         LeasedTable table = row.lease().table();
         waitingCount.incrementAndGet();
         waiting(table).add(row);
@@ -137,7 +137,7 @@ public class Worker {
     }
 
     /** Processes leased rows of one table with the worker threads, in batches, and returns when all are settled. */
-    public void processAll(List<Lease> leased) {
+    public void processAll(List<RowLease> leased) {
         startAll(leased).join();
     }
 
@@ -147,14 +147,14 @@ public class Worker {
      *
      * @return completes when every row is settled
      */
-    public CompletableFuture<Void> startAll(List<Lease> leased) {
+    public CompletableFuture<Void> startAll(List<RowLease> leased) {
         if (leased.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
         int size = processor.batchSize(leased.get(0).table());
         List<CompletableFuture<Void>> running = new ArrayList<>();
         for (int from = 0; from < leased.size(); from += size) {
-            List<Lease> batch = leased.subList(from, Math.min(leased.size(), from + size));
+            List<RowLease> batch = leased.subList(from, Math.min(leased.size(), from + size));
             CompletableFuture<Void> settled = new CompletableFuture<>();
             // Counted as the hand-off's batches are, so that shutdown waits for their tries too.
             unsettled.incrementAndGet();
@@ -188,7 +188,7 @@ public class Worker {
         try {
             executor.execute(() -> {
                 try {
-                    List<Lease> rows = leases.leaseDue(table, limit, processor.leaseTime(), lanes, lane)
+                    List<RowLease> rows = leases.leaseDue(table, limit, processor.leaseTime(), lanes, lane)
                             .await().atMost(processor.leaseTime());
                     startAll(rows);
                     leased.complete(rows.size());
@@ -204,13 +204,13 @@ public class Worker {
     }
 
     private void takeWaiting(LeasedTable table) {
-        Queue<Leased> queue = waiting(table);
+        Queue<LeasedRow> queue = waiting(table);
         int size = processor.batchSize(table);
         try {
-            List<Leased> batch = new ArrayList<>(size);
+            List<LeasedRow> batch = new ArrayList<>(size);
             while (!executor.isShutdown()) {
                 batch.clear();
-                Leased next;
+                LeasedRow next;
                 while (batch.size() < size && (next = queue.poll()) != null) {
                     batch.add(next);
                 }
@@ -233,13 +233,13 @@ public class Worker {
         }
     }
 
-    private void handOver(List<Leased> written) {
+    private void handOver(List<LeasedRow> written) {
         written.forEach(this::process);
     }
 
     private void leaseAndProcess(LeasedTable table, long id) {
         try {
-            Optional<Lease> lease = leases.leaseOne(table, id, processor.leaseTime()).await().atMost(processor.leaseTime());
+            Optional<RowLease> lease = leases.leaseOne(table, id, processor.leaseTime()).await().atMost(processor.leaseTime());
             lease.ifPresent(held -> handOver(processor.process(held)));
         } catch (RuntimeException e) {
             LOG.warnf("Immediate processing of %s #%d failed, the scanner will retry it: %s", table.table(), id, e.toString());

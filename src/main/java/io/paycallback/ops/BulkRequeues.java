@@ -3,7 +3,7 @@ package io.paycallback.ops;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paycallback.config.RequeueConfig;
 import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.LeasedTables;
+import io.paycallback.lease.LeasedTableRegistry;
 import io.paycallback.trade.ChannelId;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Multi;
@@ -47,14 +47,14 @@ public class BulkRequeues {
 
     static final int ERROR_TEXT_LENGTH = 200;
 
-    private final LeasedTables tables;
+    private final LeasedTableRegistry tables;
     private final DeadLetters deadLetters;
     private final AuditLog audit;
     private final Pool pool;
     private final ObjectMapper json;
     private final int batchSize;
 
-    public BulkRequeues(LeasedTables tables, DeadLetters deadLetters, AuditLog audit, Pool pool, ObjectMapper json,
+    public BulkRequeues(LeasedTableRegistry tables, DeadLetters deadLetters, AuditLog audit, Pool pool, ObjectMapper json,
                         RequeueConfig config) {
         this.tables = tables;
         this.deadLetters = deadLetters;

@@ -3,8 +3,8 @@ package io.paycallback.ops;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.Channels;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Verdict;
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.channel.ChannelVerdict;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.CallbackRow;
 import io.paycallback.inbox.CallbackRows;
 import io.paycallback.lease.RowStatus;
@@ -43,7 +43,7 @@ public class CallbackActions {
     /** The newest due first, without raw bodies. */
     @OperatorAction.Performs(OperatorAction.CALLBACK_LIST)
     public Uni<ActionResult<List<CallbackRow>>> list(String kind, String status, int limit) {
-        Optional<CallbackLog> log = CallbackLog.fromApiName(kind == null ? "" : kind);
+        Optional<CallbackTable> log = CallbackTable.fromApiName(kind == null ? "" : kind);
         Optional<RowStatus> rowStatus = RowStatus.named(status == null ? "" : status);
         if (log.isEmpty() || rowStatus.isEmpty() || Limits.check(limit).isPresent()) {
             return Uni.createFrom().item(ActionResult.refused(
@@ -90,11 +90,11 @@ public class CallbackActions {
         }));
     }
 
-    private Uni<ActionResult<DeadLetterActions.Queued>> reparse(CallbackLog log, CallbackRow row, byte[] body,
+    private Uni<ActionResult<DeadLetterActions.Queued>> reparse(CallbackTable log, CallbackRow row, byte[] body,
                                                                  String actor) {
         CallbackKind kind = log.kind();
-        Verdict verdict = channels.parseStored(row.channel(), row.merchantId(), kind, body);
-        if (!(verdict instanceof Verdict.Accepted accepted)) {
+        ChannelVerdict verdict = channels.parseStored(row.channel(), row.merchantId(), kind, body);
+        if (!(verdict instanceof ChannelVerdict.Accepted accepted)) {
             return Uni.createFrom().item(new ActionResult.Unreadable<>(verdict.toString()));
         }
         long id = row.id();
@@ -118,22 +118,22 @@ public class CallbackActions {
      */
     private final class Reset implements Notice.Visitor<Optional<Function<SqlClient, Uni<Boolean>>>, RuntimeException> {
 
-        private final CallbackLog log;
+        private final CallbackTable log;
         private final CallbackRow row;
 
-        Reset(CallbackLog log, CallbackRow row) {
+        Reset(CallbackTable log, CallbackRow row) {
             this.log = log;
             this.row = row;
         }
 
         @Override
         public Optional<Function<SqlClient, Uni<Boolean>>> payment(Notice.Payment payment) {
-            return log == CallbackLog.PAYMENT ? Optional.of(tx -> rows.replay(tx, row.id(), payment)) : Optional.empty();
+            return log == CallbackTable.PAYMENT ? Optional.of(tx -> rows.replay(tx, row.id(), payment)) : Optional.empty();
         }
 
         @Override
         public Optional<Function<SqlClient, Uni<Boolean>>> refund(Notice.Refund refund) {
-            return log == CallbackLog.REFUND ? Optional.of(tx -> rows.replay(tx, row.id(), refund)) : Optional.empty();
+            return log == CallbackTable.REFUND ? Optional.of(tx -> rows.replay(tx, row.id(), refund)) : Optional.empty();
         }
 
         @Override
@@ -157,8 +157,8 @@ public class CallbackActions {
     }
 
     /** The callback log a kind names, else "not found" for every operation on it. */
-    private static <T> Uni<ActionResult<T>> ofKind(String kind, Function<CallbackLog, Uni<ActionResult<T>>> action) {
-        return CallbackLog.fromApiName(kind == null ? "" : kind).map(action)
+    private static <T> Uni<ActionResult<T>> ofKind(String kind, Function<CallbackTable, Uni<ActionResult<T>>> action) {
+        return CallbackTable.fromApiName(kind == null ? "" : kind).map(action)
                 .orElseGet(() -> Uni.createFrom().item(ActionResult.notFound("kind is payment or refund")));
     }
 }

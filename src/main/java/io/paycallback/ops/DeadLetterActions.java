@@ -1,8 +1,8 @@
 package io.paycallback.ops;
 
 import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.LeasedTables;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeasedTableRegistry;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.lease.RowStatus;
 import io.paycallback.lease.Worker;
 import io.smallrye.mutiny.Uni;
@@ -37,14 +37,14 @@ public class DeadLetterActions {
 
     static final int NOTE_LENGTH = 400;
 
-    private final LeasedTables tables;
-    private final Leases leases;
+    private final LeasedTableRegistry tables;
+    private final LeaseStatements leases;
     private final DeadLetters deadLetters;
     private final AuditLog audit;
     private final Worker worker;
     private final Pool pool;
 
-    public DeadLetterActions(LeasedTables tables, Leases leases, DeadLetters deadLetters, AuditLog audit, Worker worker,
+    public DeadLetterActions(LeasedTableRegistry tables, LeaseStatements leases, DeadLetters deadLetters, AuditLog audit, Worker worker,
                              Pool pool) {
         this.tables = tables;
         this.leases = leases;

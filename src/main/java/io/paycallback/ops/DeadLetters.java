@@ -1,6 +1,6 @@
 package io.paycallback.ops;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.RowStatus;
 import io.paycallback.outbox.Outbox;
@@ -58,7 +58,7 @@ public class DeadLetters {
             if (table == null) {
                 throw new IllegalArgumentException("table is required");
             }
-            if (channel != null && CallbackLog.of(table).isEmpty()) {
+            if (channel != null && CallbackTable.of(table).isEmpty()) {
                 throw new IllegalArgumentException("channel applies to the callbacks (payment, refund) only");
             }
             if (destination != null && !table.equals(Outbox.TABLE)) {

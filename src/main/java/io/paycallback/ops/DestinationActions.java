@@ -2,8 +2,8 @@ package io.paycallback.ops;
 
 import io.paycallback.delivery.ActionAudit;
 import io.paycallback.delivery.DeliveryResult;
-import io.paycallback.delivery.DestinationAction;
-import io.paycallback.delivery.DestinationOperations;
+import io.paycallback.delivery.DestinationAuditAction;
+import io.paycallback.delivery.DestinationControls;
 import io.paycallback.delivery.DestinationResults;
 import io.paycallback.delivery.DestinationView;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -38,10 +38,10 @@ public class DestinationActions {
     public record Replayed(DestinationResults.ReplayPlan plan, long resent, long added, int batches, Long auditEntry) {
     }
 
-    private final DestinationOperations operations;
+    private final DestinationControls operations;
     private final AuditLog audit;
 
-    public DestinationActions(DestinationOperations operations, AuditLog audit) {
+    public DestinationActions(DestinationControls operations, AuditLog audit) {
         this.operations = operations;
         this.audit = audit;
     }
@@ -174,7 +174,7 @@ public class DestinationActions {
     private ActionAudit audited(String actor) {
         return new ActionAudit() {
             @Override
-            public Uni<Long> record(SqlClient transaction, DestinationAction action, String target, long rows) {
+            public Uni<Long> record(SqlClient transaction, DestinationAuditAction action, String target, long rows) {
                 return audit.record(transaction, actor, auditAction(action), target, rows);
             }
 
@@ -185,7 +185,7 @@ public class DestinationActions {
         };
     }
 
-    private static AuditAction auditAction(DestinationAction action) {
+    private static AuditAction auditAction(DestinationAuditAction action) {
         return switch (action) {
             case DISABLE -> AuditAction.DESTINATION_DISABLE;
             case ENABLE -> AuditAction.DESTINATION_ENABLE;

@@ -2,7 +2,7 @@ package io.paycallback.ops;
 
 import io.paycallback.health.BacklogGauges;
 import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.LeasedTables;
+import io.paycallback.lease.LeasedTableRegistry;
 import io.paycallback.lease.RowStatus;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,12 +26,12 @@ public class OperationsOverview {
                            RecentOutcomes.Recent lastHour) {
     }
 
-    private final LeasedTables tables;
+    private final LeasedTableRegistry tables;
     private final StatusCounts statusCounts;
     private final BacklogGauges backlog;
     private final RecentOutcomes recent;
 
-    public OperationsOverview(LeasedTables tables, StatusCounts statusCounts, BacklogGauges backlog,
+    public OperationsOverview(LeasedTableRegistry tables, StatusCounts statusCounts, BacklogGauges backlog,
                               RecentOutcomes recent) {
         this.tables = tables;
         this.statusCounts = statusCounts;

@@ -34,7 +34,7 @@ public class OrderActions {
      *                 (a later payment is then refunded as paid after close); null while CLOSING
      */
     @Schema(name = "ClosedOrder")
-    public record Closed(String outTradeNo,
+    public record ClosedOrder(String outTradeNo,
                          @Schema(description = "CLOSED or CLOSING; for a refusal, the order's status as stored") String status,
                          @Schema(description = "providers, or here-only for a merchant without provider API keys; null while CLOSING")
                          String closedAt) {
@@ -86,20 +86,20 @@ public class OrderActions {
      * first try at the providers is made while the caller waits (worker threads only).
      */
     @OperatorAction.Performs(OperatorAction.ORDER_CLOSE)
-    public ActionResult<Closed> close(String merchantId, String outTradeNo, String actor) {
-        OrderClosing.Closed closed = closing.close(OperatorDefaults.merchant(merchantId), outTradeNo, actor);
+    public ActionResult<ClosedOrder> close(String merchantId, String outTradeNo, String actor) {
+        OrderClosing.ClosingOutcome closed = closing.close(OperatorDefaults.merchant(merchantId), outTradeNo, actor);
         return switch (closed.result()) {
-            case CLOSED -> ActionResult.done(new Closed(outTradeNo, OrderStatus.CLOSED.name(), CLOSED_AT_PROVIDERS),
+            case CLOSED -> ActionResult.done(new ClosedOrder(outTradeNo, OrderStatus.CLOSED.name(), CLOSED_AT_PROVIDERS),
                     "closed at the providers");
-            case CLOSED_HERE_ONLY -> ActionResult.done(new Closed(outTradeNo, OrderStatus.CLOSED.name(), CLOSED_HERE_ONLY),
+            case CLOSED_HERE_ONLY -> ActionResult.done(new ClosedOrder(outTradeNo, OrderStatus.CLOSED.name(), CLOSED_HERE_ONLY),
                     "closed here only: the merchant has no provider API keys");
-            case CLOSING -> ActionResult.done(new Closed(outTradeNo, OrderStatus.CLOSING.name(), null),
+            case CLOSING -> ActionResult.done(new ClosedOrder(outTradeNo, OrderStatus.CLOSING.name(), null),
                     "CLOSING: a provider was not reached; the close is retried");
             case NOT_FOUND -> ActionResult.notFound("no order " + outTradeNo);
             case NOT_PENDING -> {
                 String status = closed.order().orElseThrow().storedStatus();
                 yield ActionResult.conflict("order is " + status + ", only PENDING can close",
-                        new Closed(outTradeNo, status, null));
+                        new ClosedOrder(outTradeNo, status, null));
             }
         };
     }

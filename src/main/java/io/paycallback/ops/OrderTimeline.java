@@ -3,7 +3,7 @@ package io.paycallback.ops;
 import io.paycallback.closing.CloseRequests;
 import io.paycallback.delivery.DeliveryAttempts;
 import io.paycallback.delivery.RecordedAttempt;
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.CallbackRow;
 import io.paycallback.inbox.CallbackRows;
 import io.paycallback.lease.RowStatus;
@@ -107,9 +107,9 @@ public class OrderTimeline {
         List<Uni<Optional<String>>> lookups = new ArrayList<>();
         for (ChannelId channel : ChannelId.values()) {
             if (by == SearchBy.TRADE) {
-                lookups.add(callbacks.orderOf(CallbackLog.PAYMENT, merchantId, channel, number));
+                lookups.add(callbacks.orderOf(CallbackTable.PAYMENT, merchantId, channel, number));
             } else {
-                lookups.add(callbacks.orderOf(CallbackLog.REFUND, merchantId, channel, number));
+                lookups.add(callbacks.orderOf(CallbackTable.REFUND, merchantId, channel, number));
                 lookups.add(refunds.findRequest(pool, merchantId, channel.path(), number)
                         .map(found -> found.map(Refunds.Request::outTradeNo).map(OutTradeNo::value)));
             }
@@ -124,8 +124,8 @@ public class OrderTimeline {
     public Uni<Timeline> read(String merchantId, String outTradeNo) {
         Uni<Optional<Order>> order = orders.find(pool, merchantId, outTradeNo);
         Uni<Optional<Orders.Dates>> dates = orders.dates(pool, merchantId, outTradeNo);
-        Uni<List<Callback>> payments = callbackLines(CallbackLog.PAYMENT, merchantId, outTradeNo);
-        Uni<List<Callback>> refundCallbacks = callbackLines(CallbackLog.REFUND, merchantId, outTradeNo);
+        Uni<List<Callback>> payments = callbackLines(CallbackTable.PAYMENT, merchantId, outTradeNo);
+        Uni<List<Callback>> refundCallbacks = callbackLines(CallbackTable.REFUND, merchantId, outTradeNo);
         Uni<List<Refunds.Listed>> refundRows = refunds.forOrder(pool, merchantId, outTradeNo);
         Uni<List<Event>> events = outbox.listForOrder(pool, merchantId, outTradeNo)
                 .flatMap(this::withAttempts)
@@ -143,7 +143,7 @@ public class OrderTimeline {
                 });
     }
 
-    private Uni<List<Callback>> callbackLines(CallbackLog log, String merchantId, String outTradeNo) {
+    private Uni<List<Callback>> callbackLines(CallbackTable log, String merchantId, String outTradeNo) {
         return callbacks.forOrder(log, merchantId, outTradeNo).flatMap(live ->
                 callbacks.archivedForOrder(log, merchantId, outTradeNo).map(archived -> byId(
                         live.stream().map(row -> new Callback(row, false)).toList(),

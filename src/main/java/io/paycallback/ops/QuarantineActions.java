@@ -2,7 +2,7 @@ package io.paycallback.ops;
 
 import io.paycallback.channel.Channels;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Quarantine;
 import io.paycallback.inbox.QuarantinedCallback;
@@ -57,8 +57,8 @@ public class QuarantineActions {
     }
 
     private Uni<ActionResult<QuarantineReplayed>> reparse(Quarantine.Held held, String actor) {
-        Verdict verdict = channels.parseStored(held.channel(), held.merchantId(), held.kind(), held.body());
-        if (!(verdict instanceof Verdict.Accepted accepted)) {
+        ChannelVerdict verdict = channels.parseStored(held.channel(), held.merchantId(), held.kind(), held.body());
+        if (!(verdict instanceof ChannelVerdict.Accepted accepted)) {
             return Uni.createFrom().item(new ActionResult.Unreadable<>(verdict.toString()));
         }
         Notice notice = accepted.notice();

@@ -3,7 +3,7 @@ package io.paycallback.ops;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.callback.CallbackMetrics;
-import io.paycallback.callback.CallbackResult;
+import io.paycallback.callback.CallbackDisposition;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -71,10 +71,10 @@ public class RecentOutcomes {
     }
 
     private Sample now() {
-        return new Sample(clock.instant(), total(CallbackResult.REJECTED_BUSY), total(CallbackResult.STORE_FAILED));
+        return new Sample(clock.instant(), total(CallbackDisposition.REJECTED_BUSY), total(CallbackDisposition.STORE_FAILED));
     }
 
-    private double total(CallbackResult result) {
+    private double total(CallbackDisposition result) {
         return registry.find(CallbackMetrics.CALLBACKS).tag("outcome", result.tag()).counters().stream()
                 .mapToDouble(Counter::count).sum();
     }

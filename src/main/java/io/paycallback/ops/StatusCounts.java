@@ -1,7 +1,7 @@
 package io.paycallback.ops;
 
 import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.LeasedTables;
+import io.paycallback.lease.LeasedTableRegistry;
 import io.paycallback.lease.RowStatus;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -34,9 +34,9 @@ public class StatusCounts {
             RowStatus.COMPACTED);
 
     private final Pool pool;
-    private final LeasedTables tables;
+    private final LeasedTableRegistry tables;
 
-    public StatusCounts(Pool pool, LeasedTables tables) {
+    public StatusCounts(Pool pool, LeasedTableRegistry tables) {
         this.pool = pool;
         this.tables = tables;
     }

@@ -1,6 +1,6 @@
 package io.paycallback.order;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.StoredCallbacks;
 import io.paycallback.inbox.StoredPayment;
 import io.paycallback.lease.BatchTransactions;
@@ -14,6 +14,6 @@ public class PaymentCallbacks extends TransitionHandler<StoredPayment> {
 
     public PaymentCallbacks(BatchTransactions batches, Outbox outbox, StoredCallbacks callbacks,
                             PaymentTransition payments, Tracing tracing) {
-        super(batches, outbox, CallbackLog.PAYMENT.leased(), callbacks::payments, callbacks::payment, payments, tracing);
+        super(batches, outbox, CallbackTable.PAYMENT.leased(), callbacks::payments, callbacks::payment, payments, tracing);
     }
 }

@@ -1,6 +1,6 @@
 package io.paycallback.order;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.StoredCallbacks;
 import io.paycallback.inbox.StoredRefund;
 import io.paycallback.lease.BatchTransactions;
@@ -14,6 +14,6 @@ public class RefundCallbacks extends TransitionHandler<StoredRefund> {
 
     public RefundCallbacks(BatchTransactions batches, Outbox outbox, StoredCallbacks callbacks,
                            RefundTransition refunds, Tracing tracing) {
-        super(batches, outbox, CallbackLog.REFUND.leased(), callbacks::refunds, callbacks::refund, refunds, tracing);
+        super(batches, outbox, CallbackTable.REFUND.leased(), callbacks::refunds, callbacks::refund, refunds, tracing);
     }
 }

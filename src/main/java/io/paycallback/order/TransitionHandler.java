@@ -4,9 +4,9 @@ import io.paycallback.inbox.StoredCallback;
 import io.paycallback.lease.AfterCommit;
 import io.paycallback.lease.Attempted;
 import io.paycallback.lease.BatchTransactions;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseHandler;
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedRow;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Tried;
 import io.paycallback.outbox.DownstreamEvent;
@@ -95,14 +95,14 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
      * batch is over, committed or not. A row tried again alone after the batch rolled back gets a second span.
      */
     @Override
-    public Attempted attempt(List<Leased> batch) {
+    public Attempted attempt(List<LeasedRow> batch) {
         Traced batchSpan = tracing.startRoot(SpanName.TRANSITION_BATCH)
                 .set(SpanAttribute.TABLE, table.table())
                 .set(SpanAttribute.BATCH_SIZE, batch.size());
         Map<Long, Traced> rowSpans = new ConcurrentHashMap<>();
         Attempted attempted;
         try (Traced.Current ignored = batchSpan.makeCurrent()) {
-            attempted = batches.run(batch.stream().map(Leased::lease).toList(),
+            attempted = batches.run(batch.stream().map(LeasedRow::lease).toList(),
                     (transaction, leases) -> applyBatch(transaction, leases, batchSpan, rowSpans));
         }
         for (Tried tried : attempted.rows()) {
@@ -130,9 +130,9 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
         span.end();
     }
 
-    private Uni<BatchTransactions.Applied> applyBatch(SqlClient transaction, List<Lease> leases, Traced batchSpan,
+    private Uni<BatchTransactions.Applied> applyBatch(SqlClient transaction, List<RowLease> leases, Traced batchSpan,
                                                       Map<Long, Traced> rowSpans) {
-        Map<Long, Lease> byId = new HashMap<>();
+        Map<Long, RowLease> byId = new HashMap<>();
         leases.forEach(lease -> byId.put(lease.id(), lease));
         if (byId.size() != leases.size()) {
             return Uni.createFrom().failure(new IllegalStateException("a row is twice in one batch"));
@@ -147,7 +147,7 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
                     for (int i = 0; i < callbacks.size(); i++) {
                         R callback = callbacks.get(i);
                         Transition transition = transitions.get(i);
-                        Lease lease = byId.get(callback.id());
+                        RowLease lease = byId.get(callback.id());
                         steps.add(transition.result() == Transition.Kind.DEAD_LETTER
                                 ? BatchTransactions.Step.dead(lease, transition.reason())
                                 : BatchTransactions.Step.done(lease, transition.result().tag()));
@@ -176,7 +176,7 @@ abstract class TransitionHandler<R extends StoredCallback> implements LeaseHandl
     }
 
     @Override
-    public Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
+    public Uni<AfterCommit> giveUp(SqlClient transaction, RowLease lease, String reason) {
         return find.apply(transaction, lease.id())
                 .flatMap(callback -> outbox.emit(transaction, callbackTransition.alert(callback, "dead letter: " + reason)))
                 .map(Emitted::new);

@@ -7,8 +7,8 @@ import io.paycallback.inbox.CallbackInbox;
 import io.paycallback.inbox.Origin;
 import io.paycallback.inbox.Reservation;
 import io.paycallback.lease.AfterCommit;
-import io.paycallback.lease.Lease;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.RowLease;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.lease.Pickup;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
@@ -60,7 +60,7 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
     private final OrderQueryConfig settings;
     private final List<Duration> schedule;
 
-    public OrderQueryHandler(Pool pool, Leases leases, ProviderCalls calls, OrderQueries queries, Orders orders,
+    public OrderQueryHandler(Pool pool, LeaseStatements leases, ProviderCalls calls, OrderQueries queries, Orders orders,
                       CallbackInbox inbox, Outbox outbox, ProviderClients providers, QueryRateLimits limits,
                       OrderQueryMetrics metrics, Tracing tracing, ProviderConfig providerConfig,
                       ProviderCallConfig rounds, OrderQueryConfig config) {
@@ -114,7 +114,7 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
     }
 
     @Override
-    protected AfterCall call(Lease lease, OrderQueries.OrderQuery query, Calls calls) {
+    protected AfterCall call(RowLease lease, OrderQueries.OrderQuery query, Calls calls) {
         Optional<Order> order = orders.find(pool, query.merchantId(), query.outTradeNo()).await().atMost(timeout);
         boolean pending = order.map(found -> found.known() == OrderStatus.PENDING).orElse(false);
         List<ProviderClient> clients = providers.forMerchant(query.merchantId());

@@ -1,7 +1,7 @@
 package io.paycallback.outbox;
 
-import io.paycallback.lease.Lease;
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.RowLease;
+import io.paycallback.lease.LeasedRow;
 
 /**
  * An event row as its writer left it, to be acted on once the writer's transaction has committed.
@@ -13,7 +13,7 @@ public sealed interface Emission {
      * commit without another write and without reading it back; should that never happen, the lease lapses and the
      * scanner delivers it.
      */
-    record ToDeliver(Lease lease, PendingEvent event) implements Emission, Leased {
+    record ToDeliver(RowLease lease, PendingEvent event) implements Emission, LeasedRow {
     }
 
     /** A row for the built-in log destination, written delivered: it is logged after the commit. */

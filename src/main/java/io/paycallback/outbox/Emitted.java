@@ -1,7 +1,7 @@
 package io.paycallback.outbox;
 
 import io.paycallback.lease.AfterCommit;
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedRow;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
@@ -15,8 +15,8 @@ public record Emitted(List<Emission> emissions) implements AfterCommit {
     public static final Emitted NONE = new Emitted(List.of());
 
     @Override
-    public List<Leased> run() {
-        List<Leased> toDeliver = new ArrayList<>();
+    public List<LeasedRow> run() {
+        List<LeasedRow> toDeliver = new ArrayList<>();
         for (Emission emission : emissions) {
             if (emission instanceof Emission.ToDeliver leased) {
                 toDeliver.add(leased);

@@ -3,7 +3,7 @@ package io.paycallback.outbox;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paycallback.db.MySqlErrors;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.RowStatus;
@@ -184,7 +184,7 @@ public class Outbox {
                             for (Row row : rows) {
                                 PendingEvent pending = PendingEvent.of(row);
                                 toDeliver.add(new Emission.ToDeliver(
-                                        new Lease(Outbox.TABLE, pending.id(), token, 0), pending));
+                                        new RowLease(Outbox.TABLE, pending.id(), token, 0), pending));
                             }
                             return toDeliver;
                         }))

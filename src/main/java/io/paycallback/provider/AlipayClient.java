@@ -169,14 +169,14 @@ public final class AlipayClient implements ProviderApi {
         return call(merchantId, CLOSE, closeContent(outTradeNo)).flatMap(answer -> {
             String subCode = answer.fields().get("sub_code");
             if (BUSINESS_FAILURE.equals(answer.fields().get("code")) && "ACQ.TRADE_NOT_EXIST".equals(subCode)) {
-                return Uni.createFrom().item(new CloseAnswer.Closed(subCode));
+                return Uni.createFrom().item(new CloseAnswer.ClosedAtProvider(subCode));
             }
             if (BUSINESS_FAILURE.equals(answer.fields().get("code")) && "ACQ.TRADE_STATUS_ERROR".equals(subCode)) {
                 return queryPayment(OrderRef.of(merchantId, outTradeNo))
                         .map(paid -> CloseDecision.decide(PROVIDER, paid, subCode, CLOSED_STATES));
             }
             succeeded(answer);
-            return Uni.createFrom().item(new CloseAnswer.Closed(SUCCESS));
+            return Uni.createFrom().item(new CloseAnswer.ClosedAtProvider(SUCCESS));
         });
     }
 

@@ -11,7 +11,7 @@ public sealed interface CloseAnswer {
      *
      * @param said e.g. {@code 204}, {@code ACQ.TRADE_NOT_EXIST}, {@code canceled}
      */
-    record Closed(String said) implements CloseAnswer {
+    record ClosedAtProvider(String said) implements CloseAnswer {
     }
 
     /**

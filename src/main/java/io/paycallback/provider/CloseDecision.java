@@ -18,7 +18,7 @@ final class CloseDecision {
         }
         String state = ((PaymentAnswer.NotPaid) answer).state();
         if (closedStates.contains(state)) {
-            return new CloseAnswer.Closed(refusal + ", query: " + state);
+            return new CloseAnswer.ClosedAtProvider(refusal + ", query: " + state);
         }
         throw new ProviderException(provider, new ProviderFailure.NotClosed(state + " (close answered " + refusal + ")"));
     }

@@ -1,7 +1,7 @@
 package io.paycallback.provider;
 
 import io.paycallback.channel.Rejection;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.InvalidMoney;
 
 /** Runs a channel parser over a provider's answer: whatever the parser refuses is an unreadable answer. */
@@ -26,10 +26,10 @@ final class Parsing {
     }
 
     static String reason(Rejection rejection) {
-        Verdict verdict = rejection.verdict();
-        if (verdict instanceof Verdict.BadSignature bad) {
+        ChannelVerdict verdict = rejection.verdict();
+        if (verdict instanceof ChannelVerdict.BadSignature bad) {
             return bad.reason();
         }
-        return verdict instanceof Verdict.Malformed malformed ? malformed.reason() : verdict.toString();
+        return verdict instanceof ChannelVerdict.Malformed malformed ? malformed.reason() : verdict.toString();
     }
 }

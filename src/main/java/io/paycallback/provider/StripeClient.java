@@ -148,12 +148,12 @@ public final class StripeClient implements ProviderApi {
                 }
             }
             if (open.isEmpty()) {
-                return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed(found.isEmpty() ? "none" : "canceled"));
+                return Uni.createFrom().item((CloseAnswer) new CloseAnswer.ClosedAtProvider(found.isEmpty() ? "none" : "canceled"));
             }
             return Multi.createFrom().iterable(open)
                     .onItem().transformToUniAndConcatenate(id -> cancel(merchantId, id))
                     .collect().asList()
-                    .map(canceled -> (CloseAnswer) new CloseAnswer.Closed("canceled " + String.join(",", open)))
+                    .map(canceled -> (CloseAnswer) new CloseAnswer.ClosedAtProvider("canceled " + String.join(",", open)))
                     .onFailure(ProviderException.class).recoverWithUni(failure -> {
                         ProviderException refused = (ProviderException) failure;
                         if (refused.failure() instanceof ProviderFailure.Rejected rejection

@@ -227,7 +227,7 @@ public final class WxPayClient implements ProviderApi {
         String merchantId = order.merchantId();
         return combine(order).flatMap(found -> {
             if (found.isEmpty()) {
-                return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed("ORDER_NOT_EXIST"));
+                return Uni.createFrom().item((CloseAnswer) new CloseAnswer.ClosedAtProvider("ORDER_NOT_EXIST"));
             }
             PaymentAnswer now = found.get().paymentAnswer();
             if (now instanceof PaymentAnswer.Paid || COMBINE_CLOSED_STATES.contains(((PaymentAnswer.NotPaid) now).state())) {
@@ -329,7 +329,7 @@ public final class WxPayClient implements ProviderApi {
                 .flatMap(response -> {
                     if (response.status() == 204) {
                         verifiedSignature(merchantId, response);
-                        return Uni.createFrom().item((CloseAnswer) new CloseAnswer.Closed(closed));
+                        return Uni.createFrom().item((CloseAnswer) new CloseAnswer.ClosedAtProvider(closed));
                     }
                     return Uni.createFrom().<CloseAnswer>failure(rejected(response));
                 })

@@ -2,11 +2,11 @@ package io.paycallback.providercall;
 
 import io.paycallback.lease.AfterCommit;
 import io.paycallback.lease.Attempted;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseHandler;
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedRow;
 import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.provider.ProviderException;
 import io.paycallback.trade.ChannelId;
 import io.paycallback.tracing.SpanAttribute;
@@ -43,7 +43,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     private static final Logger LOG = Logger.getLogger(ProviderCallHandler.class);
 
     protected final Pool pool;
-    protected final Leases leases;
+    protected final LeaseStatements leases;
     protected final Duration timeout;
     private final ProviderCalls calls;
     private final LeasedTable table;
@@ -53,7 +53,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     /**
      * @param results what a try that is not a dead letter may come to: its constants are the metric's result tags
      */
-    protected ProviderCallHandler(LeasedTable table, Class<? extends Enum<?>> results, Pool pool, Leases leases,
+    protected ProviderCallHandler(LeasedTable table, Class<? extends Enum<?>> results, Pool pool, LeaseStatements leases,
                                   ProviderCalls calls, Duration timeout, Tracing tracing) {
         this.table = table;
         this.tracing = tracing;
@@ -68,7 +68,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     protected abstract Uni<R> load(SqlClient client, long id);
 
     /** One try: the provider calls, through {@link Calls#ask}, and what becomes of the row. Blocking. */
-    protected abstract AfterCall call(Lease lease, R row, Calls calls);
+    protected abstract AfterCall call(RowLease lease, R row, Calls calls);
 
     /** The alert for a row given up on, inside the transaction that buries it. */
     protected abstract Uni<AfterCommit> alert(SqlClient transaction, R row, String reason);
@@ -111,7 +111,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
      *
      * @param lastReason why the row is given up after the last round
      */
-    public static AfterCall nextRound(Lease lease, List<Duration> schedule, Enum<?> result, String note,
+    public static AfterCall nextRound(RowLease lease, List<Duration> schedule, Enum<?> result, String note,
                                     Supplier<String> lastReason) {
         int round = lease.failures();
         return round < schedule.size()
@@ -135,7 +135,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
     }
 
     @Override
-    public final Attempted attempt(List<Leased> batch) {
+    public final Attempted attempt(List<LeasedRow> batch) {
         return Attempted.eachAlone(batch, this::attempt);
     }
 
@@ -143,7 +143,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
      * A try is a span continuing the row's cause, current on this thread while the provider is asked (its calls are
      * its children, its log lines carry its trace id), ended with what the try came to.
      */
-    protected final Attempted attempt(Lease lease) {
+    protected final Attempted attempt(RowLease lease) {
         R row = load(pool, lease.id()).await().atMost(timeout);
         Traced span = tracing.startFrom(SpanName.PROVIDER_TRY, cause(row))
                 .set(SpanAttribute.TABLE, table.table())
@@ -152,7 +152,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
         return Attempted.traced(span, () -> attempt(lease, row));
     }
 
-    private Attempted attempt(Lease lease, R row) {
+    private Attempted attempt(RowLease lease, R row) {
         Calls made = new Calls();
         AfterCall outcome;
         try {
@@ -178,7 +178,7 @@ public abstract class ProviderCallHandler<R> implements LeaseHandler {
 
     /** The alert for a row given up on after its last try, in the transaction that buries it. */
     @Override
-    public final Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
+    public final Uni<AfterCommit> giveUp(SqlClient transaction, RowLease lease, String reason) {
         return load(transaction, lease.id()).flatMap(row -> alert(transaction, row, "dead letter: " + reason));
     }
 

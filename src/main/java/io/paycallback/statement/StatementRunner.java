@@ -3,11 +3,11 @@ package io.paycallback.statement;
 import io.paycallback.config.DatabaseConfig;
 import io.paycallback.lease.AfterCommit;
 import io.paycallback.lease.Attempted;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseHandler;
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedRow;
 import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.outbox.DownstreamEvent;
 import io.paycallback.outbox.Emitted;
 import io.paycallback.outbox.Outbox;
@@ -65,7 +65,7 @@ public class StatementRunner implements LeaseHandler {
     private final Tracing tracing;
     private final Pool pool;
     private final Pool bulk;
-    private final Leases leases;
+    private final LeaseStatements leases;
     private final StatementRuns runs;
     private final StatementLines lines;
     private final Comparison comparison;
@@ -80,7 +80,7 @@ public class StatementRunner implements LeaseHandler {
     private final Duration compareTimeout = RUN_LEASE;
 
     /** @param bulk the same pool, whose statements may run as long as the comparison's set-based ones need */
-    public StatementRunner(Pool pool, @Identifier(DatabaseConfig.BULK_POOL) Pool bulk, Leases leases,
+    public StatementRunner(Pool pool, @Identifier(DatabaseConfig.BULK_POOL) Pool bulk, LeaseStatements leases,
                            StatementRuns runs, StatementLines lines, Comparison comparison,
                            Discrepancies discrepancies, Repairs repairs, ProviderClients providers, Outbox outbox,
                            StatementMetrics metrics, Clock clock, Tracing tracing,
@@ -119,7 +119,7 @@ public class StatementRunner implements LeaseHandler {
     }
 
     @Override
-    public Attempted attempt(List<Leased> batch) {
+    public Attempted attempt(List<LeasedRow> batch) {
         return Attempted.eachAlone(batch, this::attempt);
     }
 
@@ -128,7 +128,7 @@ public class StatementRunner implements LeaseHandler {
      * calls are its children, a payment or refund it repairs keeps its traceparent, so that one's transition and
      * events continue it, and its log line carries its trace id.
      */
-    Attempted attempt(Lease lease) {
+    Attempted attempt(RowLease lease) {
         Traced span = tracing.startRoot(SpanName.STATEMENT_RUN)
                 .set(SpanAttribute.TABLE, StatementRuns.TABLE.table())
                 .set(SpanAttribute.ROW, lease.id())
@@ -136,7 +136,7 @@ public class StatementRunner implements LeaseHandler {
         return Attempted.traced(span, () -> run(lease));
     }
 
-    private Attempted run(Lease lease) {
+    private Attempted run(RowLease lease) {
         runs.extend(pool, lease, RUN_LEASE).await().atMost(timeout);
         Run run = runs.find(pool, lease.id()).await().atMost(timeout);
         StatementClient client = providers.statements(run.channel(), run.merchantId()).orElseThrow(() ->
@@ -195,7 +195,7 @@ public class StatementRunner implements LeaseHandler {
      * The provider is still making the bill: ask again after {@code creating-retry}, without counting a try, until the
      * end of the day after the bill date in the provider's zone; then give up with an alert.
      */
-    private Attempted notReady(Lease lease, Run run, TradeBill.NotReady notReady) {
+    private Attempted notReady(RowLease lease, Run run, TradeBill.NotReady notReady) {
         ZoneId zone = Providers.zone(run.channel());
         Instant endOfDay = run.billDate().plusDays(2).atStartOfDay(zone).toInstant();
         if (clock.instant().plus(settings.creatingRetry()).isBefore(endOfDay)) {
@@ -214,12 +214,12 @@ public class StatementRunner implements LeaseHandler {
 
     /** The failed try's run says so, in the transaction that reschedules or buries it. */
     @Override
-    public Uni<Void> recordFailure(SqlClient client, Lease lease, RuntimeException failure) {
+    public Uni<Void> recordFailure(SqlClient client, RowLease lease, RuntimeException failure) {
         return runs.stateOf(client, lease.id(), RunState.RETRYING);
     }
 
     @Override
-    public Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
+    public Uni<AfterCommit> giveUp(SqlClient transaction, RowLease lease, String reason) {
         return runs.stateOf(transaction, lease.id(), RunState.FAILED)
                 .chain(() -> runs.find(transaction, lease.id()))
                 .flatMap(run -> {
@@ -264,10 +264,10 @@ public class StatementRunner implements LeaseHandler {
 
     /** Renews the run's lease while a long bill streams in, at most once a minute. */
     private final class Heartbeat implements Runnable {
-        private final Lease lease;
+        private final RowLease lease;
         private Instant last = Instant.now();
 
-        Heartbeat(Lease lease) {
+        Heartbeat(RowLease lease) {
             this.lease = lease;
         }
 

@@ -1,7 +1,7 @@
 package io.paycallback.statement;
 
 import io.paycallback.db.MySqlErrors;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseLostException;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.statement.bill.BillTotals;
@@ -141,11 +141,11 @@ public class StatementRuns {
     }
 
     /** Keeps the lease for {@code time} from now; fails with {@link LeaseLostException} if it is gone. */
-    public Uni<Void> extend(SqlClient client, Lease lease, Duration time) {
+    public Uni<Void> extend(SqlClient client, RowLease lease, Duration time) {
         return fenced(client, EXTEND, Tuple.of(TimeUnit.MICROSECONDS.convert(time), lease.id(), lease.token()), lease);
     }
 
-    public Uni<Void> state(SqlClient client, Lease lease, RunState state) {
+    public Uni<Void> state(SqlClient client, RowLease lease, RunState state) {
         return fenced(client, SET_STATE, Tuple.of(state.name(), lease.id(), lease.token()), lease);
     }
 
@@ -155,7 +155,7 @@ public class StatementRuns {
     }
 
     /** Records what the comparison found, inside the transaction that finishes the lease. */
-    public Uni<Void> record(SqlClient client, Lease lease, RunState state, String digest, BillTotals bill,
+    public Uni<Void> record(SqlClient client, RowLease lease, RunState state, String digest, BillTotals bill,
                             BillTotals ours, long linesCompared) {
         Tuple values = Tuple.tuple().addString(state.name()).addString(digest)
                 .addLong(bill.paymentCount()).addBigDecimal(bill.paymentSum())
@@ -180,7 +180,7 @@ public class StatementRuns {
     public record LastSuccess(ChannelId channel, long ageSeconds) {
     }
 
-    private static Uni<Void> fenced(SqlClient client, String sql, Tuple params, Lease lease) {
+    private static Uni<Void> fenced(SqlClient client, String sql, Tuple params, RowLease lease) {
         return client.preparedQuery(sql).execute(params).map(updated -> {
             if (updated.rowCount() != 1) {
                 throw new LeaseLostException(lease);

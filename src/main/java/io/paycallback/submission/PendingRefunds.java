@@ -6,9 +6,9 @@ import io.paycallback.inbox.StoredPendingRefund;
 import io.paycallback.lease.AfterCommit;
 import io.paycallback.lease.Attempted;
 import io.paycallback.lease.BatchTransactions;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseHandler;
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.LeasedRow;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.order.RefundStatus;
 import io.paycallback.order.RefundSubmissions;
@@ -78,12 +78,12 @@ public class PendingRefunds implements LeaseHandler {
     }
 
     @Override
-    public Attempted attempt(List<Leased> batch) {
-        return batches.run(batch.stream().map(Leased::lease).toList(), this::enrolAll);
+    public Attempted attempt(List<LeasedRow> batch) {
+        return batches.run(batch.stream().map(LeasedRow::lease).toList(), this::enrolAll);
     }
 
-    private Uni<BatchTransactions.Applied> enrolAll(SqlClient transaction, List<Lease> leases) {
-        Map<Long, Lease> byId = new HashMap<>();
+    private Uni<BatchTransactions.Applied> enrolAll(SqlClient transaction, List<RowLease> leases) {
+        Map<Long, RowLease> byId = new HashMap<>();
         leases.forEach(lease -> byId.put(lease.id(), lease));
         return callbacks.pendingRefunds(transaction, List.copyOf(byId.keySet()))
                 .onItem().transformToMulti(rows -> Multi.createFrom().iterable(rows.stream().sorted(LOCK_ORDER).toList()))
@@ -104,7 +104,7 @@ public class PendingRefunds implements LeaseHandler {
     }
 
     @Override
-    public Uni<AfterCommit> giveUp(SqlClient transaction, Lease lease, String reason) {
+    public Uni<AfterCommit> giveUp(SqlClient transaction, RowLease lease, String reason) {
         return callbacks.pendingRefund(transaction, lease.id())
                 .flatMap(pending -> outbox.emit(transaction, new DownstreamEvent.Alert("refund-pending:" + pending.id(),
                         new Subject.Refund(pending.merchantId(), pending.channel(), pending.outTradeNo(),

@@ -6,8 +6,8 @@ import io.paycallback.inbox.Origin;
 import io.paycallback.inbox.StoredCallbacks;
 import io.paycallback.inbox.StoredPayment;
 import io.paycallback.lease.AfterCommit;
-import io.paycallback.lease.Lease;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.RowLease;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.lease.Pickup;
 import io.paycallback.order.RefundStatus;
 import io.paycallback.order.Refunds;
@@ -67,7 +67,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
     private final ProviderClients providers;
     private final List<Duration> schedule;
 
-    public RefundSubmitter(Pool pool, Leases leases, ProviderCalls calls, Refunds refunds, StoredCallbacks callbacks,
+    public RefundSubmitter(Pool pool, LeaseStatements leases, ProviderCalls calls, Refunds refunds, StoredCallbacks callbacks,
                            CallbackInbox inbox, Outbox outbox, ProviderClients providers, Tracing tracing,
                            ProviderConfig providerConfig, ProviderCallConfig rounds) {
         super(Refunds.SUBMISSIONS, SubmissionTry.class, pool, leases, calls, providerConfig.timeout().multipliedBy(2),
@@ -109,7 +109,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
     }
 
     @Override
-    protected AfterCall call(Lease lease, Submission submission, Calls calls) {
+    protected AfterCall call(RowLease lease, Submission submission, Calls calls) {
         Optional<Refunds.Request> request = refunds.findRequest(pool, submission.merchantId(), submission.channel(),
                 submission.refundNo()).await().atMost(timeout);
         if (request.isEmpty() || request.get().status().settled()) {
@@ -132,7 +132,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                 : awaitFinalState(lease, submission, refund, client.get(), order, calls);
     }
 
-    private AfterCall submit(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
+    private AfterCall submit(RowLease lease, Submission submission, Refunds.Request refund, ProviderClient client,
                            RefundOrder order, Calls calls) {
         RefundAnswer answer;
         try {
@@ -165,7 +165,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
      * Accepted but not final: ask on the query schedule until the answer, or the provider's notice, settles it; after
      * the last query, a dead letter and an alert, never silence.
      */
-    private AfterCall awaitFinalState(Lease lease, Submission submission, Refunds.Request refund, ProviderClient client,
+    private AfterCall awaitFinalState(RowLease lease, Submission submission, Refunds.Request refund, ProviderClient client,
                                     RefundOrder order, Calls calls) {
         Optional<Notice.Refund> settled = calls.ask(submission.merchantId(), OutTradeNo.valueOrNull(refund.outTradeNo()), client.channel(),
                 QUERY, submission.refundNo(), () -> client.queryRefund(order, refund.channelRefundId()),
@@ -202,7 +202,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                 + (settled.amount() == null ? "" : " " + settled.amount().toPlainString() + " " + settled.currency());
     }
 
-    private Duration delay(Lease lease) {
+    private Duration delay(RowLease lease) {
         return schedule.get(Math.min(lease.failures(), schedule.size() - 1));
     }
 

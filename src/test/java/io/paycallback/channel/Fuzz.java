@@ -205,12 +205,12 @@ public final class Fuzz {
      * fits the ledger.
      */
     public static void assertSignedVerdict(Channel channel, CallbackRequest request, boolean damaged, Notice expected) {
-        Verdict verdict = channel.read(request);
-        assertThat(verdict).isInstanceOfAny(Verdict.Accepted.class, Verdict.Malformed.class);
+        ChannelVerdict verdict = channel.read(request);
+        assertThat(verdict).isInstanceOfAny(ChannelVerdict.Accepted.class, ChannelVerdict.Malformed.class);
         assertThat(channel.parseStored(request)).isEqualTo(verdict);
         if (!damaged) {
-            assertThat(verdict).isEqualTo(new Verdict.Accepted(expected));
-        } else if (verdict instanceof Verdict.Accepted accepted) {
+            assertThat(verdict).isEqualTo(new ChannelVerdict.Accepted(expected));
+        } else if (verdict instanceof ChannelVerdict.Accepted accepted) {
             assertStorable(accepted.notice());
         }
     }

@@ -4,8 +4,8 @@ import io.paycallback.db.LostRaces;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.LeaseProcessor;
-import io.paycallback.lease.LeasedTables;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeasedTableRegistry;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.lease.ProcessingMetrics;
 import io.paycallback.lease.Scanner;
 import io.paycallback.lease.Worker;
@@ -41,7 +41,7 @@ class CloseAtProviderTest extends AgainstFakeProviders {
     @Inject
     Scanner scanner;
     @Inject
-    Leases leases;
+    LeaseStatements leases;
     @Inject
     @All
     List<LeaseHandler> handlers;
@@ -180,8 +180,8 @@ class CloseAtProviderTest extends AgainstFakeProviders {
         }
         providers.mode("stripe", "ok");
         orders.forEach(this::makeDue);
-        Worker otherWorker = new Worker(new LeaseProcessor(pool, leases, new LeasedTables(handlers), metrics, lostRaces, config), leases, config);
-        Scanner otherInstance = new Scanner(leases, new LeasedTables(handlers), otherWorker, config);
+        Worker otherWorker = new Worker(new LeaseProcessor(pool, leases, new LeasedTableRegistry(handlers), metrics, lostRaces, config), leases, config);
+        Scanner otherInstance = new Scanner(leases, new LeasedTableRegistry(handlers), otherWorker, config);
         try {
             List<Callable<Integer>> instances = List.of(() -> scanner.drain(CloseRequests.TABLE),
                     () -> otherInstance.drain(CloseRequests.TABLE));

@@ -1,7 +1,7 @@
 package io.paycallback.delivery;
 
-import io.paycallback.lease.Lease;
-import io.paycallback.lease.Leased;
+import io.paycallback.lease.RowLease;
+import io.paycallback.lease.LeasedRow;
 import io.paycallback.lease.Scanner;
 import io.paycallback.lease.Tried;
 import io.paycallback.housekeeping.Housekeeping;
@@ -176,7 +176,7 @@ class DeliveryAttemptsTest {
                 source);
         long eventId = db.first("SELECT id FROM outbox WHERE source = ?", source).getLong("id");
 
-        Lease expired = new Lease(Outbox.TABLE, eventId, "expired-lease", 0);
+        RowLease expired = new RowLease(Outbox.TABLE, eventId, "expired-lease", 0);
         assertThat(relay.attempt(List.of(expired)).rows()).containsExactly(new Tried.Lost(expired));
 
         assertThat(db.first("SELECT status, lease_token FROM outbox WHERE id = ?", eventId).getString("lease_token"))
@@ -188,7 +188,7 @@ class DeliveryAttemptsTest {
     void aBatchFinishesWithEachDeliveredTryOnItsRowAndALostLeaseCostsTheOthersNothing() {
         sink.answer(202);
         sink.answerBody("taken");
-        List<Lease> held = new ArrayList<>();
+        List<RowLease> held = new ArrayList<>();
         for (int row = 0; row < 4; row++) {
             String source = Ids.unique("batch");
             String token = Ids.unique("lease");
@@ -196,17 +196,17 @@ class DeliveryAttemptsTest {
                     + " retry_count, lease_token, next_retry_at, created_at, updated_at) VALUES (?, 'order.paid', 'sink',"
                     + " 'default', 'ORD-BATCH', '{\"type\":\"order.paid\"}', 0, ?, ?, DATE_ADD(NOW(3), INTERVAL 1 MINUTE),"
                     + " NOW(3), NOW(3))", source, row, token);
-            held.add(new Lease(Outbox.TABLE, db.first("SELECT id FROM outbox WHERE source = ?", source).getLong("id"),
+            held.add(new RowLease(Outbox.TABLE, db.first("SELECT id FROM outbox WHERE source = ?", source).getLong("id"),
                     token, row));
         }
-        Lease lost = new Lease(Outbox.TABLE, held.get(2).id(), "taken-over-meanwhile", 2);
-        List<Leased> batch = List.of(held.get(0), held.get(1), lost, held.get(3));
+        RowLease lost = new RowLease(Outbox.TABLE, held.get(2).id(), "taken-over-meanwhile", 2);
+        List<LeasedRow> batch = List.of(held.get(0), held.get(1), lost, held.get(3));
 
         assertThat(relay.attempt(batch).rows()).containsExactlyInAnyOrder(new Tried.Done(held.get(0), OutboxRelay.DELIVERED),
                 new Tried.Done(held.get(1), OutboxRelay.DELIVERED), new Tried.Lost(lost),
                 new Tried.Done(held.get(3), OutboxRelay.DELIVERED));
 
-        for (Lease done : List.of(held.get(0), held.get(1), held.get(3))) {
+        for (RowLease done : List.of(held.get(0), held.get(1), held.get(3))) {
             JsonPath attempts = attempts(done.id());
             assertThat(attempts.getList("result", String.class)).containsExactly("delivered");
             assertThat(attempts.getList("tryNumber", Integer.class)).containsExactly(done.failures() + 1);

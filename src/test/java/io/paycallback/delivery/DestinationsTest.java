@@ -6,7 +6,7 @@ import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseProcessor;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Lanes;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.lease.Scanner;
 import io.paycallback.lease.Worker;
 import io.paycallback.outbox.Outbox;
@@ -89,13 +89,13 @@ class DestinationsTest {
     @Inject
     DestinationWatch watch;
     @Inject
-    DestinationOperations operations;
+    DestinationControls operations;
     @Inject
     SettableClock.Producer clocks;
     @Inject
     LeaseProcessor processor;
     @Inject
-    Leases leases;
+    LeaseStatements leases;
     @Inject
     LeaseConfig config;
 
@@ -182,7 +182,7 @@ class DestinationsTest {
     /** The audit of the operations layer, written the same way: one audit_log row in the action's transaction. */
     private static final ActionAudit AUDIT = new ActionAudit() {
         @Override
-        public Uni<Long> record(SqlClient tx, DestinationAction action, String target, long rows) {
+        public Uni<Long> record(SqlClient tx, DestinationAuditAction action, String target, long rows) {
             return tx.preparedQuery("INSERT INTO audit_log (actor, action, target, row_count, created_at)"
                             + " VALUES ('destinations-test', ?, ?, ?, NOW(3))")
                     .execute(Tuple.of(action.label(), target, rows))

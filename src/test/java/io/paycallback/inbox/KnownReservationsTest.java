@@ -39,7 +39,7 @@ class KnownReservationsTest {
     }
 
     private static KnownReservations.Key payment(String merchant, ChannelId channel, String number) {
-        return new KnownReservations.Key(CallbackLog.PAYMENT.leased(), merchant, channel, number);
+        return new KnownReservations.Key(CallbackTable.PAYMENT.leased(), merchant, channel, number);
     }
 
     @Test
@@ -53,7 +53,7 @@ class KnownReservationsTest {
         assertThat(known.contains(payment("default", ChannelId.WXPAY, "4200002"))).isFalse();
         assertThat(known.contains(payment("other", ChannelId.WXPAY, "4200001"))).isFalse();
         assertThat(known.contains(payment("default", ChannelId.ALIPAY, "4200001"))).isFalse();
-        assertThat(known.contains(new KnownReservations.Key(CallbackLog.REFUND.leased(), "default", ChannelId.WXPAY, "4200001")))
+        assertThat(known.contains(new KnownReservations.Key(CallbackTable.REFUND.leased(), "default", ChannelId.WXPAY, "4200001")))
                 .as("a refund number may equal a payment's: the two tables have their own keys").isFalse();
         assertThat(answered.count()).as("only answers from memory are counted").isEqualTo(1);
     }

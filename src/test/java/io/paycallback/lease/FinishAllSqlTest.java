@@ -9,15 +9,15 @@ class FinishAllSqlTest {
 
     @Test
     void aFinishOfOneLeaseIsTheTemplateFilled() {
-        assertThat(Leases.finishAllSql("pay_callback_log", "", 1))
-                .isEqualTo(Leases.FINISH_ALL.formatted("pay_callback_log", "", "?", "(?, ?)"));
+        assertThat(LeaseStatements.finishAllSql("pay_callback_log", "", 1))
+                .isEqualTo(LeaseStatements.FINISH_ALL.formatted("pay_callback_log", "", "?", "(?, ?)"));
     }
 
     @Test
     void aFinishOfManyLeasesWithColumnsIsTheTemplateFilled() {
         String sets = ", delivered_http_status = CASE id WHEN ? THEN ? WHEN ? THEN ? WHEN ? THEN ? END";
-        assertThat(Leases.finishAllSql("outbox", sets, 3))
-                .isEqualTo(Leases.FINISH_ALL.formatted("outbox", sets, "?, ?, ?", "(?, ?), (?, ?), (?, ?)"))
+        assertThat(LeaseStatements.finishAllSql("outbox", sets, 3))
+                .isEqualTo(LeaseStatements.FINISH_ALL.formatted("outbox", sets, "?, ?, ?", "(?, ?), (?, ?), (?, ?)"))
                 .endsWith("WHERE id IN (?, ?, ?) AND (id, lease_token) IN ((?, ?), (?, ?), (?, ?))");
     }
 }

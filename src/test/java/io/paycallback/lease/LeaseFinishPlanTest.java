@@ -65,7 +65,7 @@ class LeaseFinishPlanTest {
             idList.append(idList.isEmpty() ? "" : ", ").append(id);
             pairs.append(pairs.isEmpty() ? "" : ", ").append('(').append(id).append(", '").append(token).append("')");
         }
-        String sql = Leases.FINISH_ALL.formatted("outbox", "", idList, pairs);
+        String sql = LeaseStatements.FINISH_ALL.formatted("outbox", "", idList, pairs);
         return pool.query("EXPLAIN " + sql).execute().await().indefinitely().iterator().next();
     }
 }

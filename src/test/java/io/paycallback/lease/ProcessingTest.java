@@ -1,11 +1,11 @@
 package io.paycallback.lease;
 
 import io.paycallback.db.LostRaces;
-import io.paycallback.inbox.CallbackLog;
-import io.paycallback.lease.Lease;
+import io.paycallback.inbox.CallbackTable;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseLostException;
 import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
@@ -49,7 +49,7 @@ class ProcessingTest {
     @Inject
     Scanner scanner;
     @Inject
-    Leases leases;
+    LeaseStatements leases;
     @Inject
     LeaseProcessor processor;
     @Inject
@@ -135,7 +135,7 @@ class ProcessingTest {
         String transactionId = Ids.unique("42000");
         long id = pay(outTradeNo, transactionId, 8800);
 
-        awaitStatus(CallbackLog.PAYMENT.leased(), id, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), id, 1);
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PAID");
         assertThat(Api.order(outTradeNo).jsonPath().getString("channelTradeNo")).isEqualTo(transactionId);
         assertThat(awaitDeliveries("pay:" + id, 1)).containsExactly("pay:" + id + ":order.paid:sink order.paid");
@@ -149,13 +149,13 @@ class ProcessingTest {
     void replayOfAProcessedPaymentIsADuplicateWithNoSecondEffect() {
         String outTradeNo = newOrder("10.00");
         long id = pay(outTradeNo, Ids.unique("42000"), 1000);
-        awaitStatus(CallbackLog.PAYMENT.leased(), id, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), id, 1);
         awaitDeliveries("pay:" + id, 1);
 
         db.update("UPDATE pay_callback_log SET status = 0, next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE id = ?", id);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
 
-        assertThat(row(CallbackLog.PAYMENT.leased(), id).getInteger("status")).isEqualTo(1);
+        assertThat(row(CallbackTable.PAYMENT.leased(), id).getInteger("status")).isEqualTo(1);
         assertThat(outboxRows("pay:" + id, "order.paid")).isEqualTo(1);
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PAID");
     }
@@ -165,10 +165,10 @@ class ProcessingTest {
         String outTradeNo = newOrder("5.00");
         String first = Ids.unique("42000");
         long firstId = pay(outTradeNo, first, 500);
-        awaitStatus(CallbackLog.PAYMENT.leased(), firstId, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), firstId, 1);
 
         long secondId = pay(outTradeNo, Ids.unique("42000"), 500);
-        awaitStatus(CallbackLog.PAYMENT.leased(), secondId, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), secondId, 1);
 
         Row refund = db.first("SELECT status, reason, amount FROM refunds WHERE refund_no = ?", "RFP" + secondId);
         assertThat(refund.getString("status")).isEqualTo("REQUESTED");
@@ -186,7 +186,7 @@ class ProcessingTest {
         Api.closeOrder(outTradeNo).then().statusCode(409);
 
         long id = pay(outTradeNo, Ids.unique("42000"), 500);
-        awaitStatus(CallbackLog.PAYMENT.leased(), id, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), id, 1);
 
         assertThat(db.first("SELECT reason FROM refunds WHERE refund_no = ?", "RFP" + id).getString("reason"))
                 .isEqualTo("paid_after_close");
@@ -199,8 +199,8 @@ class ProcessingTest {
         String outTradeNo = newOrder("88.00");
         long id = pay(outTradeNo, Ids.unique("42000"), 1);
 
-        awaitStatus(CallbackLog.PAYMENT.leased(), id, 2);
-        assertThat(row(CallbackLog.PAYMENT.leased(), id).getString("last_error")).contains("amount mismatch");
+        awaitStatus(CallbackTable.PAYMENT.leased(), id, 2);
+        assertThat(row(CallbackTable.PAYMENT.leased(), id).getString("last_error")).contains("amount mismatch");
         assertThat(awaitDeliveries("pay:" + id, 1)).containsExactly("pay:" + id + ":alert:sink alert");
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PENDING");
     }
@@ -212,8 +212,8 @@ class ProcessingTest {
         Send.payment(signer.stripePayment(outTradeNo, paymentIntent, 1999, "usd", Instant.now())).then().statusCode(200);
         long id = db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", paymentIntent).getLong("id");
 
-        awaitStatus(CallbackLog.PAYMENT.leased(), id, 2);
-        assertThat(row(CallbackLog.PAYMENT.leased(), id).getString("last_error")).contains("USD");
+        awaitStatus(CallbackTable.PAYMENT.leased(), id, 2);
+        assertThat(row(CallbackTable.PAYMENT.leased(), id).getString("last_error")).contains("USD");
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PENDING");
     }
 
@@ -221,28 +221,28 @@ class ProcessingTest {
     void aPaymentForAnUnknownOrderSucceedsOnALaterTryOnceTheOrderExists() {
         String outTradeNo = Ids.unique("ORD");
         long id = pay(outTradeNo, Ids.unique("42000"), 300);
-        awaitFailures(CallbackLog.PAYMENT.leased(), id, 1);
-        assertThat(row(CallbackLog.PAYMENT.leased(), id).getInteger("status")).isZero();
+        awaitFailures(CallbackTable.PAYMENT.leased(), id, 1);
+        assertThat(row(CallbackTable.PAYMENT.leased(), id).getInteger("status")).isZero();
 
         Api.createOrder(outTradeNo, "3.00", "CNY").then().statusCode(201);
-        makeDue(CallbackLog.PAYMENT.leased(), id);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        makeDue(CallbackTable.PAYMENT.leased(), id);
+        scanner.drain(CallbackTable.PAYMENT.leased());
 
-        assertThat(row(CallbackLog.PAYMENT.leased(), id).getInteger("status")).isEqualTo(1);
+        assertThat(row(CallbackTable.PAYMENT.leased(), id).getInteger("status")).isEqualTo(1);
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PAID");
     }
 
     @Test
     void aFailingTransitionWalksTheBackoffAndIsDeadAfterTheLastWithOneAlert() {
         long id = pay(Ids.unique("ORD"), Ids.unique("42000"), 300);
-        awaitFailures(CallbackLog.PAYMENT.leased(), id, 1);
+        awaitFailures(CallbackTable.PAYMENT.leased(), id, 1);
         List<Duration> backoff = config.backoff();
-        assertThat(row(CallbackLog.PAYMENT.leased(), id).getLong("delay_micros")).isEqualTo(backoff.get(0).toNanos() / 1000);
+        assertThat(row(CallbackTable.PAYMENT.leased(), id).getLong("delay_micros")).isEqualTo(backoff.get(0).toNanos() / 1000);
 
         for (int failures = 1; failures <= backoff.size(); failures++) {
-            makeDue(CallbackLog.PAYMENT.leased(), id);
-            scanner.drain(CallbackLog.PAYMENT.leased());
-            Row row = row(CallbackLog.PAYMENT.leased(), id);
+            makeDue(CallbackTable.PAYMENT.leased(), id);
+            scanner.drain(CallbackTable.PAYMENT.leased());
+            Row row = row(CallbackTable.PAYMENT.leased(), id);
             assertThat(row.getInteger("retry_count")).isEqualTo(failures + 1);
             if (failures < backoff.size()) {
                 assertThat(row.getInteger("status")).isZero();
@@ -255,9 +255,9 @@ class ProcessingTest {
         assertThat(outboxRows("pay:" + id, "alert")).isEqualTo(1);
         assertThat(awaitDeliveries("pay:" + id, 1)).containsExactly("pay:" + id + ":alert:sink alert");
 
-        makeDue(CallbackLog.PAYMENT.leased(), id);
-        scanner.drain(CallbackLog.PAYMENT.leased());
-        assertThat(row(CallbackLog.PAYMENT.leased(), id).getInteger("retry_count")).isEqualTo(backoff.size() + 1);
+        makeDue(CallbackTable.PAYMENT.leased(), id);
+        scanner.drain(CallbackTable.PAYMENT.leased());
+        assertThat(row(CallbackTable.PAYMENT.leased(), id).getInteger("retry_count")).isEqualTo(backoff.size() + 1);
         assertThat(outboxRows("pay:" + id, "alert")).isEqualTo(1);
     }
 
@@ -265,18 +265,18 @@ class ProcessingTest {
     void aWorkerWhoseLeaseWasTakenOverChangesNothing() {
         String outTradeNo = newOrder("1.00");
         long id = reservedWithoutHandOff(outTradeNo, Ids.unique("42000"), "1.00");
-        Lease stale = leases.leaseOne(CallbackLog.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely().orElseThrow();
-        assertThat(leases.leaseOne(CallbackLog.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely()).isEmpty();
+        RowLease stale = leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely().orElseThrow();
+        assertThat(leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely()).isEmpty();
 
-        makeDue(CallbackLog.PAYMENT.leased(), id);
-        Lease current = leases.leaseOne(CallbackLog.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely().orElseThrow();
+        makeDue(CallbackTable.PAYMENT.leased(), id);
+        RowLease current = leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely().orElseThrow();
 
         assertThat(processor.process(stale)).isEmpty();
         assertThatThrownBy(() -> leases.reschedule(pool, stale, Duration.ofSeconds(10), "late").await().indefinitely())
                 .isInstanceOf(LeaseLostException.class);
         assertThatThrownBy(() -> pool.withTransaction(tx -> leases.bury(tx, stale, "late")).await().indefinitely())
                 .isInstanceOf(LeaseLostException.class);
-        Row row = row(CallbackLog.PAYMENT.leased(), id);
+        Row row = row(CallbackTable.PAYMENT.leased(), id);
         assertThat(row.getInteger("status")).isZero();
         assertThat(row.getInteger("retry_count")).isZero();
         assertThat(row.getString("lease_token")).isEqualTo(current.token());
@@ -284,7 +284,7 @@ class ProcessingTest {
         assertThat(outboxRows("pay:" + id, "order.paid")).isZero();
 
         processor.process(current);
-        assertThat(row(CallbackLog.PAYMENT.leased(), id).getInteger("status")).isEqualTo(1);
+        assertThat(row(CallbackTable.PAYMENT.leased(), id).getInteger("status")).isEqualTo(1);
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PAID");
         assertThat(outboxRows("pay:" + id, "order.paid")).isEqualTo(1);
     }
@@ -293,16 +293,16 @@ class ProcessingTest {
     void aTransitionAbandonedAfterItsLeaseIsCompletedOnceByTheNextScanAfterExpiry() {
         String outTradeNo = newOrder("2.00");
         long id = reservedWithoutHandOff(outTradeNo, Ids.unique("42000"), "2.00");
-        Optional<Lease> abandoned = leases.leaseOne(CallbackLog.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely();
+        Optional<RowLease> abandoned = leases.leaseOne(CallbackTable.PAYMENT.leased(), id, Duration.ofSeconds(60)).await().indefinitely();
         assertThat(abandoned).isPresent();
 
-        scanner.drain(CallbackLog.PAYMENT.leased());
-        assertThat(row(CallbackLog.PAYMENT.leased(), id).getInteger("status")).isZero();
+        scanner.drain(CallbackTable.PAYMENT.leased());
+        assertThat(row(CallbackTable.PAYMENT.leased(), id).getInteger("status")).isZero();
 
-        makeDue(CallbackLog.PAYMENT.leased(), id);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        makeDue(CallbackTable.PAYMENT.leased(), id);
+        scanner.drain(CallbackTable.PAYMENT.leased());
 
-        assertThat(row(CallbackLog.PAYMENT.leased(), id).getInteger("status")).isEqualTo(1);
+        assertThat(row(CallbackTable.PAYMENT.leased(), id).getInteger("status")).isEqualTo(1);
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("PAID");
         assertThat(awaitDeliveries("pay:" + id, 1)).hasSize(1);
         assertThat(processor.process(abandoned.get())).isEmpty();
@@ -319,7 +319,7 @@ class ProcessingTest {
 
         assertThat(statuses).containsOnly(200);
         long id = db.first("SELECT id FROM pay_callback_log WHERE channel_trade_no = ?", transactionId).getLong("id");
-        awaitStatus(CallbackLog.PAYMENT.leased(), id, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), id, 1);
         assertThat(awaitDeliveries("pay:" + id, 1)).containsExactly("pay:" + id + ":order.paid:sink order.paid");
         scanner.drain(Outbox.TABLE);
         assertThat(sink.receivedFor("pay:" + id)).hasSize(1);
@@ -327,10 +327,10 @@ class ProcessingTest {
 
     @Test
     void twoIndependentWorkerSetsOnOneDatabaseProduceOneEffectPerPayment() throws Exception {
-        Leases otherLeases = new Leases(pool);
-        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, new LeasedTables(handlers), metrics, lostRaces, config);
+        LeaseStatements otherLeases = new LeaseStatements(pool);
+        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, new LeasedTableRegistry(handlers), metrics, lostRaces, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, config);
-        Scanner otherScanner = new Scanner(otherLeases, new LeasedTables(handlers), otherWorker, config);
+        Scanner otherScanner = new Scanner(otherLeases, new LeasedTableRegistry(handlers), otherWorker, config);
         try {
             List<String> orders = new ArrayList<>();
             List<SignedCallback> callbacks = new ArrayList<>();
@@ -344,8 +344,8 @@ class ProcessingTest {
             }
             ExecutorService scanners = Executors.newFixedThreadPool(2);
             try {
-                Future<?> mine = scanners.submit(() -> repeat(10, () -> scanner.drain(CallbackLog.PAYMENT.leased())));
-                Future<?> theirs = scanners.submit(() -> repeat(10, () -> otherScanner.drain(CallbackLog.PAYMENT.leased())));
+                Future<?> mine = scanners.submit(() -> repeat(10, () -> scanner.drain(CallbackTable.PAYMENT.leased())));
+                Future<?> theirs = scanners.submit(() -> repeat(10, () -> otherScanner.drain(CallbackTable.PAYMENT.leased())));
                 List<Integer> statuses = Concurrently.each(callbacks, callback -> Send.payment(callback).statusCode());
                 assertThat(statuses).hasSize(100).containsOnly(200);
                 mine.get();
@@ -357,7 +357,7 @@ class ProcessingTest {
             // next scan, which the scheduler (off in tests) would run: drain until each order is PAID.
             for (String outTradeNo : orders) {
                 await().atMost(WAIT).until(() -> {
-                    scanner.drain(CallbackLog.PAYMENT.leased());
+                    scanner.drain(CallbackTable.PAYMENT.leased());
                     return "PAID".equals(Api.orderStatus(outTradeNo));
                 });
                 long id = db.first("SELECT id FROM pay_callback_log WHERE out_trade_no = ?", outTradeNo).getLong("id");
@@ -375,7 +375,7 @@ class ProcessingTest {
         sink.answer(503);
         String outTradeNo = newOrder("4.00");
         long payId = pay(outTradeNo, Ids.unique("42000"), 400);
-        awaitStatus(CallbackLog.PAYMENT.leased(), payId, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), payId, 1);
         long eventId = db.first("SELECT id FROM outbox WHERE source = ? AND type = 'order.paid'", "pay:" + payId).getLong("id");
         awaitFailures(Outbox.TABLE, eventId, 1);
         makeDue(Outbox.TABLE, eventId);
@@ -396,7 +396,7 @@ class ProcessingTest {
         sink.answer(500);
         String outTradeNo = newOrder("4.00");
         long payId = pay(outTradeNo, Ids.unique("42000"), 400);
-        awaitStatus(CallbackLog.PAYMENT.leased(), payId, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), payId, 1);
         long eventId = db.first("SELECT id FROM outbox WHERE source = ? AND type = 'order.paid'", "pay:" + payId).getLong("id");
         awaitFailures(Outbox.TABLE, eventId, 1);
 
@@ -424,7 +424,7 @@ class ProcessingTest {
         String outTradeNo = newOrder("88.00");
         String transactionId = Ids.unique("42000");
         long payId = pay(outTradeNo, transactionId, 8800);
-        awaitStatus(CallbackLog.PAYMENT.leased(), payId, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), payId, 1);
 
         String partialNo = Ids.unique("RF");
         Send.refund(signer.wxRefund(outTradeNo, transactionId, partialNo, Ids.unique("5030"), 5000, "SUCCESS", Instant.now()))
@@ -445,10 +445,10 @@ class ProcessingTest {
     void theRefundOfASecondPaymentSettlesOurRequestAndLeavesTheOrderPaid() {
         String outTradeNo = newOrder("5.00");
         long firstId = pay(outTradeNo, Ids.unique("42000"), 500);
-        awaitStatus(CallbackLog.PAYMENT.leased(), firstId, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), firstId, 1);
         String second = Ids.unique("42000");
         long secondId = pay(outTradeNo, second, 500);
-        awaitStatus(CallbackLog.PAYMENT.leased(), secondId, 1);
+        awaitStatus(CallbackTable.PAYMENT.leased(), secondId, 1);
 
         String refundNo = "RFP" + secondId;
         Send.refund(signer.wxRefund(outTradeNo, second, refundNo, Ids.unique("5030"), 500, "SUCCESS", Instant.now()))
@@ -471,16 +471,16 @@ class ProcessingTest {
         Send.refund(signer.wxRefund(outTradeNo, transactionId, refundNo, Ids.unique("5030"), 100, "SUCCESS", Instant.now()))
                 .then().statusCode(200);
         long refundLogId = db.first("SELECT id FROM refund_callback_log WHERE refund_no = ?", refundNo).getLong("id");
-        awaitFailures(CallbackLog.REFUND.leased(), refundLogId, 1);
-        assertThat(row(CallbackLog.REFUND.leased(), refundLogId).getString("last_error")).contains("not processed yet");
+        awaitFailures(CallbackTable.REFUND.leased(), refundLogId, 1);
+        assertThat(row(CallbackTable.REFUND.leased(), refundLogId).getString("last_error")).contains("not processed yet");
 
         Api.createOrder(outTradeNo, "1.00", "CNY").then().statusCode(201);
         long payId = pay(outTradeNo, transactionId, 100);
-        awaitStatus(CallbackLog.PAYMENT.leased(), payId, 1);
-        makeDue(CallbackLog.REFUND.leased(), refundLogId);
-        scanner.drain(CallbackLog.REFUND.leased());
+        awaitStatus(CallbackTable.PAYMENT.leased(), payId, 1);
+        makeDue(CallbackTable.REFUND.leased(), refundLogId);
+        scanner.drain(CallbackTable.REFUND.leased());
 
-        assertThat(row(CallbackLog.REFUND.leased(), refundLogId).getInteger("status")).isEqualTo(1);
+        assertThat(row(CallbackTable.REFUND.leased(), refundLogId).getInteger("status")).isEqualTo(1);
         assertThat(Api.orderStatus(outTradeNo)).isEqualTo("REFUNDED");
     }
 

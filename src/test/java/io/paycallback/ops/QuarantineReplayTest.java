@@ -1,6 +1,6 @@
 package io.paycallback.ops;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
@@ -61,7 +61,7 @@ class QuarantineReplayTest {
 
         operator().post("/admin/quarantine/" + id + "/replay").then().statusCode(202)
                 .body("result", equalTo("stored"));
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
 
         await().atMost(Duration.ofSeconds(20)).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
         assertThat(db.count("SELECT COUNT(*) FROM quarantine WHERE id = ?", id)).isZero();

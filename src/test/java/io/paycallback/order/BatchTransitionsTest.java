@@ -2,15 +2,15 @@ package io.paycallback.order;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.paycallback.db.LostRaces;
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.StoredCallbacks;
 import io.paycallback.lease.BatchTransactions;
-import io.paycallback.lease.Lease;
+import io.paycallback.lease.RowLease;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseHandler;
 import io.paycallback.lease.LeaseProcessor;
-import io.paycallback.lease.LeasedTables;
-import io.paycallback.lease.Leases;
+import io.paycallback.lease.LeasedTableRegistry;
+import io.paycallback.lease.LeaseStatements;
 import io.paycallback.lease.ProcessingMetrics;
 import io.paycallback.lease.Scanner;
 import io.paycallback.lease.Worker;
@@ -59,7 +59,7 @@ class BatchTransitionsTest {
     @Inject
     Pool pool;
     @Inject
-    Leases leases;
+    LeaseStatements leases;
     @Inject
     LeaseProcessor processor;
     @Inject
@@ -105,8 +105,8 @@ class BatchTransitionsTest {
                 .getLong("id");
     }
 
-    private Lease lease(long id) {
-        return leases.leaseOne(CallbackLog.PAYMENT.leased(), id, LEASE).await().indefinitely().orElseThrow();
+    private RowLease lease(long id) {
+        return leases.leaseOne(CallbackTable.PAYMENT.leased(), id, LEASE).await().indefinitely().orElseThrow();
     }
 
     private void makeDue(long id) {
@@ -150,11 +150,11 @@ class BatchTransitionsTest {
 
         String takenOverOrder = newOrder("7.00");
         long takenOver = stored(takenOverOrder, "7.00");
-        Lease stale = lease(takenOver);
+        RowLease stale = lease(takenOver);
         makeDue(takenOver);
-        Lease current = lease(takenOver);
+        RowLease current = lease(takenOver);
 
-        List<Lease> batch = List.of(lease(paid), lease(replayed), lease(second), lease(afterClose), lease(mismatch),
+        List<RowLease> batch = List.of(lease(paid), lease(replayed), lease(second), lease(afterClose), lease(mismatch),
                 lease(unknown), stale);
         processor.process(batch);
 
@@ -254,10 +254,10 @@ class BatchTransitionsTest {
         BatchTransactions batches = new BatchTransactions(transactions, leases, lostRaces, config);
         List<LeaseHandler> mine = new ArrayList<>();
         for (LeaseHandler handler : handlers) {
-            mine.add(handler.table().equals(CallbackLog.PAYMENT.leased())
+            mine.add(handler.table().equals(CallbackTable.PAYMENT.leased())
                     ? new PaymentCallbacks(batches, outbox, callbacks, payments, new Tracing(OpenTelemetry.noop(), true)) : handler);
         }
-        return new LeaseProcessor(pool, leases, new LeasedTables(mine), metrics, lostRaces, config);
+        return new LeaseProcessor(pool, leases, new LeasedTableRegistry(mine), metrics, lostRaces, config);
     }
 
     @Test
@@ -307,11 +307,11 @@ class BatchTransitionsTest {
 
     @Test
     void twoWorkerSetsDrainingOneTableInBatchesOfFiftyGiveOneEffectPerOrder() throws Exception {
-        assertThat(processor.batchSize(CallbackLog.PAYMENT.leased())).isEqualTo(50);
-        Leases otherLeases = new Leases(pool);
-        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, new LeasedTables(handlers), metrics, lostRaces, config);
+        assertThat(processor.batchSize(CallbackTable.PAYMENT.leased())).isEqualTo(50);
+        LeaseStatements otherLeases = new LeaseStatements(pool);
+        LeaseProcessor otherProcessor = new LeaseProcessor(pool, otherLeases, new LeasedTableRegistry(handlers), metrics, lostRaces, config);
         Worker otherWorker = new Worker(otherProcessor, otherLeases, config);
-        Scanner otherScanner = new Scanner(otherLeases, new LeasedTables(handlers), otherWorker, config);
+        Scanner otherScanner = new Scanner(otherLeases, new LeasedTableRegistry(handlers), otherWorker, config);
         try {
             Map<Long, String> orderOf = new HashMap<>();
             for (int i = 0; i < 300; i++) {
@@ -323,8 +323,8 @@ class BatchTransitionsTest {
             }
             ExecutorService both = Executors.newFixedThreadPool(2);
             try {
-                Future<?> mine = both.submit(() -> repeat(5, () -> scanner.drain(CallbackLog.PAYMENT.leased())));
-                Future<?> theirs = both.submit(() -> repeat(5, () -> otherScanner.drain(CallbackLog.PAYMENT.leased())));
+                Future<?> mine = both.submit(() -> repeat(5, () -> scanner.drain(CallbackTable.PAYMENT.leased())));
+                Future<?> theirs = both.submit(() -> repeat(5, () -> otherScanner.drain(CallbackTable.PAYMENT.leased())));
                 mine.get();
                 theirs.get();
             } finally {
@@ -333,7 +333,7 @@ class BatchTransitionsTest {
             // Two batches can meet in a deadlock; the loser's rows come back a second later (a lost lock contest), so
             // what is left is drained once they are due: the claim is one effect per order, not how fast.
             await().atMost(Duration.ofSeconds(20)).until(() -> {
-                scanner.drain(CallbackLog.PAYMENT.leased());
+                scanner.drain(CallbackTable.PAYMENT.leased());
                 return orderOf.keySet().stream().allMatch(id -> row(id).getInteger("status") == 1);
             });
             for (Map.Entry<Long, String> payment : orderOf.entrySet()) {

@@ -1,6 +1,6 @@
 package io.paycallback.order;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.Api;
@@ -282,7 +282,7 @@ class RefundAmountsTest {
         await().atMost(WAIT).until(() -> status(id).getInteger("retry_count") >= 1);
         for (int tries = 0; tries < config.backoff().size() && status(id).getInteger("status") == 0; tries++) {
             db.update("UPDATE refund_callback_log SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE id = ?", id);
-            scanner.drain(CallbackLog.REFUND.leased());
+            scanner.drain(CallbackTable.REFUND.leased());
         }
         assertThat(status(id).getInteger("status")).isEqualTo(DEAD);
         assertThat(alerts(refundNo)).anySatisfy(reason -> assertThat(reason).contains("dead letter").contains("not processed yet"));

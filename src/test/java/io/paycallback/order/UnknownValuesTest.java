@@ -1,6 +1,6 @@
 package io.paycallback.order;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
@@ -56,7 +56,7 @@ class UnknownValuesTest {
         // A release that knows the state moved the order on; here it is PENDING again, and the payment settles it.
         db.update("UPDATE orders SET status = 'PENDING' WHERE out_trade_no = ?", outTradeNo);
         db.update("UPDATE pay_callback_log SET next_retry_at = NOW(3) WHERE channel_trade_no = ?", transactionId);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
         assertThat(callback(db, transactionId).getInteger("retry_count")).isZero();
     }

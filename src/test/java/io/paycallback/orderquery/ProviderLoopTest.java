@@ -1,6 +1,6 @@
 package io.paycallback.orderquery;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.Scanner;
 import io.paycallback.order.Refunds;
 import io.paycallback.testsupport.AgainstFakeProviders;
@@ -139,7 +139,7 @@ class ProviderLoopTest extends AgainstFakeProviders {
                     () -> Send.payment(signer.wxPayment(outTradeNo, transactionId, 500, "SUCCESS", Instant.now())).statusCode(),
                     () -> scanner.drain(OrderQueries.TABLE));
             Concurrently.all(racers);
-            scanner.drain(CallbackLog.PAYMENT.leased());
+            scanner.drain(CallbackTable.PAYMENT.leased());
             await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
             assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE channel_trade_no = ?", transactionId)).isEqualTo(1);
             await().atMost(WAIT).until(() -> paidEvents(outTradeNo) >= 1);
@@ -185,7 +185,7 @@ class ProviderLoopTest extends AgainstFakeProviders {
         assertThat(submissionRow(refundNo).getInteger("status")).isEqualTo(1);
         assertThat(events("refund.submitted", outTradeNo)).isEqualTo(1);
 
-        scanner.drain(CallbackLog.REFUND.leased());
+        scanner.drain(CallbackTable.REFUND.leased());
         awaitRefundStatus(refundNo, "SUCCEEDED");
         assertThat(db.first("SELECT origin FROM refund_callback_log WHERE refund_no = ?", refundNo).getString("origin"))
                 .isEqualTo("submission");
@@ -217,7 +217,7 @@ class ProviderLoopTest extends AgainstFakeProviders {
         scanner.drain(Refunds.SUBMISSIONS);
         assertThat(providers.requestsFor("wxpay", "refund", refundNo)).hasSize(2);
         assertThat(submissionRow(refundNo).getInteger("status")).isEqualTo(1);
-        scanner.drain(CallbackLog.REFUND.leased());
+        scanner.drain(CallbackTable.REFUND.leased());
         awaitRefundStatus(refundNo, "SUCCEEDED");
         assertThat(events("refund.submitted", outTradeNo)).isEqualTo(1);
         assertThat(events("refund.succeeded", outTradeNo)).isEqualTo(1);
@@ -267,7 +267,7 @@ class ProviderLoopTest extends AgainstFakeProviders {
         db.update("UPDATE refund_submissions SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE refund_no = ?", refundNo);
         scanner.drain(Refunds.SUBMISSIONS);
         assertThat(submissionRow(refundNo).getInteger("status")).isEqualTo(1);
-        scanner.drain(CallbackLog.REFUND.leased());
+        scanner.drain(CallbackTable.REFUND.leased());
         awaitRefundStatus(refundNo, "SUCCEEDED");
         assertThat(providers.requestsFor("stripe", "refund", refundNo)).hasSize(1);
         assertThat(providers.requestsFor("stripe", "refund-query", refundId)).hasSize(1);
@@ -287,7 +287,7 @@ class ProviderLoopTest extends AgainstFakeProviders {
     private void queryRound() {
         reconciler.enrol();
         scanner.drain(OrderQueries.TABLE);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
     }
 
     private void makeDue(String outTradeNo) {

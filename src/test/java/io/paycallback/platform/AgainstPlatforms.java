@@ -1,6 +1,6 @@
 package io.paycallback.platform;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.Scanner;
 import io.paycallback.order.Refunds;
 import io.paycallback.orderquery.OrderQueries;
@@ -42,7 +42,7 @@ abstract class AgainstPlatforms extends AgainstFakeProviders {
     void queryRound() {
         reconciler.enrol();
         scanner.drain(OrderQueries.TABLE);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
     }
 
     /** The same callback pushed four times at once to {@code path}: each push is answered 200. */
@@ -94,7 +94,7 @@ abstract class AgainstPlatforms extends AgainstFakeProviders {
         providers.mode(provider, "ok");
         db.update("UPDATE refund_submissions SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE refund_no = ?", refundNo);
         scanner.drain(Refunds.SUBMISSIONS);
-        scanner.drain(CallbackLog.REFUND.leased());
+        scanner.drain(CallbackTable.REFUND.leased());
     }
 
     /** Nothing stored of the trade, and the notice held in quarantine under the platform's id for that reason. */

@@ -1,7 +1,7 @@
 package io.paycallback.platform;
 
 import io.paycallback.console.ConsoleSessions;
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Ids;
 import io.paycallback.testsupport.Platforms;
@@ -111,7 +111,7 @@ class StripeConnectTest extends AgainstPlatforms {
 
         Api.as(Api.ALICE_TOKEN).post("/admin/quarantine/" + id + "/replay").then().statusCode(202)
                 .body("result", equalTo("stored"));
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
 
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(SHOP_A, outTradeNo)));
     }

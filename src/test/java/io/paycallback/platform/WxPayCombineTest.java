@@ -1,6 +1,6 @@
 package io.paycallback.platform;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Concurrently;
 import io.paycallback.testsupport.Ids;
@@ -94,7 +94,7 @@ class WxPayCombineTest extends AgainstPlatforms {
         long id = db.first("SELECT id FROM quarantine WHERE body_hash = ?", hash).getLong("id");
 
         Api.as(Api.ALICE_TOKEN).post("/admin/quarantine/" + id + "/replay").then().statusCode(202);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
 
         for (String order : orders) {
             await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(order)));

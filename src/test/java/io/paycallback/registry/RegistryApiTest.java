@@ -1,6 +1,6 @@
 package io.paycallback.registry;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
@@ -120,7 +120,7 @@ class RegistryApiTest extends AgainstFakeProviders {
         assertThat(Api.orderStatus(made[1], outTradeNo)).isEqualTo("PENDING");
 
         post("/admin/registry/merchants/" + made[1] + "/enable", Map.of()).then().statusCode(200).body("healed", equalTo(1));
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(made[1], outTradeNo)));
         assertThat(db.count("SELECT COUNT(*) FROM quarantine WHERE merchant_id = ?", made[0])).isZero();
     }
@@ -145,7 +145,7 @@ class RegistryApiTest extends AgainstFakeProviders {
         put("/admin/registry/merchants/" + merchant + "/accounts/stripe",
                 Map.of("mode", "sub-merchant", "platform", platform, "subId", account)).then().statusCode(200)
                 .body("healed", equalTo(1));
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
 
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(merchant, outTradeNo)));
         // Stripe's own retry of the same event is now a duplicate, answered success.

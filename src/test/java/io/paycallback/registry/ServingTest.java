@@ -5,7 +5,7 @@ import io.paycallback.channel.Channel;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Channels;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.provider.ProviderClients;
 import io.paycallback.testsupport.ProviderSigner;
@@ -336,24 +336,24 @@ class ServingTest {
                 {"id":"evt_1","object":"event","account":"acct_1A","type":"payment_intent.succeeded","data":{"object":\
                 {"id":"pi_1","object":"payment_intent","amount":100,"amount_received":100,"currency":"usd",\
                 "status":"succeeded","metadata":{"out_trade_no":"ORDER-1"}}}}""";
-        assertEquals(new Verdict.Malformed("the event's account is not a connected account configured for this platform"),
+        assertEquals(new ChannelVerdict.Malformed("the event's account is not a connected account configured for this platform"),
                 stored(channels, "stripe", event));
         String trade = "app_id=2021000000000099&auth_app_id=2021000000000201&trade_status=TRADE_SUCCESS"
                 + "&trade_no=2026010122001&out_trade_no=ORDER-1&total_amount=1.00&charset=utf-8";
-        assertEquals(new Verdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
+        assertEquals(new ChannelVerdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
                 stored(channels, "alipay", trade));
         String subOrder = """
                 {"mchid":"1230000109","sub_mchid":"1900000201","trade_state":"SUCCESS","transaction_id":"4200000001",\
                 "out_trade_no":"ORDER-1","amount":{"total_amount":100,"currency":"CNY"}}""";
         String combine = "{\"combine_mchid\":\"1230000109\",\"combine_out_trade_no\":\"C-1\",\"sub_orders\":["
                 + subOrder + "]}";
-        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"),
+        assertEquals(new ChannelVerdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"),
                 stored(channels, "wxpay", encrypted(combine)));
-        assertEquals(new Verdict.Malformed("missing sub_mchid"),
+        assertEquals(new ChannelVerdict.Malformed("missing sub_mchid"),
                 stored(channels, "wxpay", encrypted(combine.replace("\"sub_mchid\":\"1900000201\",", ""))));
     }
 
-    private static Verdict stored(Channels channels, String channel, String body) {
+    private static ChannelVerdict stored(Channels channels, String channel, String body) {
         return channels.parseStored(channel, "market", CallbackKind.PAYMENT, body.getBytes(StandardCharsets.UTF_8));
     }
 

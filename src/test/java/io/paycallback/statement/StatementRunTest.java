@@ -1,6 +1,6 @@
 package io.paycallback.statement;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.Scanner;
 import io.paycallback.statement.bill.BillFiles;
 import io.paycallback.statement.bill.BillLine;
@@ -192,12 +192,12 @@ class StatementRunTest {
         assertThat(providers.requestsFor("wxpay", "query", outTradeNo)).hasSize(1);
         assertThat(db.first("SELECT origin FROM pay_callback_log WHERE channel_trade_no = ?", transactionId)
                 .getString("origin")).isEqualTo("statement");
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
         assertThat(paidEvents(outTradeNo)).isEqualTo(1);
 
         Send.payment(signer.wxPayment(outTradeNo, transactionId, 6600, "SUCCESS", Instant.now())).then().statusCode(200);
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
         assertThat(db.count("SELECT COUNT(*) FROM pay_callback_log WHERE channel_trade_no = ?", transactionId)).isEqualTo(1);
         assertThat(paidEvents(outTradeNo)).isEqualTo(1);
     }

@@ -3,7 +3,7 @@ package io.paycallback.statement;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.Scanner;
 import io.paycallback.statement.bill.BillFiles;
 import io.paycallback.testsupport.Api;
@@ -96,7 +96,7 @@ class StatementTraceTest {
                 .anySatisfy(call -> assertThat(call.getAttributes().asMap().toString())
                         .contains("pay.kind=bill.download", "http.response.status_code=200"));
 
-        scanner.drain(CallbackLog.PAYMENT.leased());
+        scanner.drain(CallbackTable.PAYMENT.leased());
         await().atMost(WAIT).until(() -> "PAID".equals(Api.orderStatus(outTradeNo)));
         await().atMost(WAIT).until(() -> !inTrace(run.getTraceId(), SpanName.DELIVERY).isEmpty());
         // A batch that rolled back (another suite's row in it) leaves a span of its own for the row: the one that paid.

@@ -1,6 +1,6 @@
 package io.paycallback.submission;
 
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.Scanner;
 import io.paycallback.order.Refunds;
 import io.paycallback.testsupport.AgainstFakeProviders;
@@ -45,7 +45,7 @@ class RefundQueryTest extends AgainstFakeProviders {
 
         scanner.drain(Refunds.SUBMISSIONS);
         assertThat(submissionRow(refundId).getInteger("status")).isEqualTo(1);
-        scanner.drain(CallbackLog.REFUND.leased());
+        scanner.drain(CallbackTable.REFUND.leased());
         awaitRefundStatus(refundId, "SUCCEEDED");
         assertThat(Api.orderStatus(paid.outTradeNo())).isEqualTo("REFUNDED");
         assertThat(providers.requestsFor("stripe", "refund-query", refundId)).singleElement()
@@ -67,7 +67,7 @@ class RefundQueryTest extends AgainstFakeProviders {
         refundSucceedsAtWechat(refund);
 
         scanner.drain(Refunds.SUBMISSIONS);
-        scanner.drain(CallbackLog.REFUND.leased());
+        scanner.drain(CallbackTable.REFUND.leased());
         awaitRefundStatus(refund.outRefundNo(), "SUCCEEDED");
         assertThat(db.first("SELECT refunded_amount FROM orders WHERE out_trade_no = ?", refund.outTradeNo())
                 .getBigDecimal("refunded_amount")).isEqualByComparingTo("10.00");
@@ -88,7 +88,7 @@ class RefundQueryTest extends AgainstFakeProviders {
                             "succeeded", Instant.now())).statusCode(),
                     () -> scanner.drain(Refunds.SUBMISSIONS));
             Concurrently.all(racers);
-            scanner.drain(CallbackLog.REFUND.leased());
+            scanner.drain(CallbackTable.REFUND.leased());
             awaitRefundStatus(refundId, "SUCCEEDED");
             await().atMost(WAIT).until(() -> events("refund.succeeded", paid.outTradeNo()) >= 1);
             assertThat(db.count("SELECT COUNT(*) FROM refund_callback_log WHERE refund_no = ?", refundId)).isEqualTo(1);
@@ -152,7 +152,7 @@ class RefundQueryTest extends AgainstFakeProviders {
         providers.mode("stripe", "ok");
         Api.as(Api.ALICE_TOKEN).post("/admin/refund-submissions/" + id + "/requeue").then().statusCode(202);
         await().atMost(WAIT).until(() -> submissionRow(refundId).getInteger("status") == 1);
-        scanner.drain(CallbackLog.REFUND.leased());
+        scanner.drain(CallbackTable.REFUND.leased());
         awaitRefundStatus(refundId, "SUCCEEDED");
         Api.as(Api.ALICE_TOKEN).post("/admin/refund-submissions/" + id + "/requeue").then().statusCode(409);
         assertThat(db.count("SELECT COUNT(*) FROM audit_log WHERE action = 'requeue' AND target = ?",

@@ -5,7 +5,7 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.paycallback.inbox.CallbackLog;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.lease.Scanner;
 import io.paycallback.order.Refunds;
 import io.paycallback.testsupport.AgainstFakeProviders;
@@ -154,7 +154,7 @@ class TracingTest extends AgainstFakeProviders {
 
         long answer = db.first("SELECT id FROM refund_callback_log WHERE refund_no = ?", refundNo).getLong("id");
         assertThat(traceIdOf("refund_callback_log", answer)).isEqualTo(paidAgain.getTraceId());
-        scanner.drain(CallbackLog.REFUND.leased());
+        scanner.drain(CallbackTable.REFUND.leased());
         await().atMost(WAIT).until(() -> named(SpanName.TRANSITION).stream()
                 .anyMatch(span -> Long.toString(answer).equals(text(span, SpanAttribute.ROW))
                         && "refund_callback_log".equals(text(span, SpanAttribute.TABLE))
@@ -188,7 +188,7 @@ class TracingTest extends AgainstFakeProviders {
         assertThat(queried.getParentSpanId()).isEqualTo(notice.getSpanId());
         assertThat(attributes(queried)).containsEntry("pay.table", "refund_submissions");
 
-        scanner.drain(CallbackLog.REFUND.leased());
+        scanner.drain(CallbackTable.REFUND.leased());
         awaitRefundStatus(outRefundNo, "SUCCEEDED");
         long answer = db.first("SELECT id FROM refund_callback_log WHERE refund_no = ?", outRefundNo).getLong("id");
         assertThat(traceIdOf("refund_callback_log", answer)).isEqualTo(notice.getTraceId());

@@ -7,7 +7,7 @@ import io.paycallback.channel.Fuzz;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Hostile bytes against Alipay's verify and parse: whatever arrives, {@link AlipayChannel#read} returns a verdict,
  * accepts nothing that is unsigned or whose signed parameters changed, and turns everything signed that it cannot
- * understand into {@link Verdict.Malformed}, which the service quarantines. 100k tries in all (about 20 s on 2 shared
+ * understand into {@link ChannelVerdict.Malformed}, which the service quarantines. 100k tries in all (about 20 s on 2 shared
  * cores).
  */
 class AlipayChannelFuzzTest {
@@ -70,7 +70,7 @@ class AlipayChannelFuzzTest {
             CallbackRequest request = new CallbackRequest(fuzz.chance(0.9) ? "default" : fuzz.text(), CallbackKind.PAYMENT,
                     Map.of("content-type", fuzz.chance(0.9) ? "application/x-www-form-urlencoded" : fuzz.text()), body);
 
-            assertThat(channel.read(request)).isNotNull().isNotInstanceOf(Verdict.Accepted.class);
+            assertThat(channel.read(request)).isNotNull().isNotInstanceOf(ChannelVerdict.Accepted.class);
             assertThat(channel.parseStored(request)).isNotNull();
         });
     }
@@ -89,9 +89,9 @@ class AlipayChannelFuzzTest {
             byte[] body = fuzz.chance(0.2)
                     ? Fuzz.concat(original.request().body(), ("&" + fuzz.pick(READ) + "=" + fuzz.nextInt(100)).getBytes(StandardCharsets.US_ASCII))
                     : fuzz.mutate(original.request().body());
-            Verdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, original.request().headers(), body));
+            ChannelVerdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, original.request().headers(), body));
 
-            if (verdict instanceof Verdict.Accepted accepted) {
+            if (verdict instanceof ChannelVerdict.Accepted accepted) {
                 Charset charset = Charset.forName(original.params().get("charset"));
                 assertThat(decoded(body, charset).map(AlipayChannel::signedContent))
                         .contains(AlipayChannel.signedContent(original.params()));
@@ -140,15 +140,15 @@ class AlipayChannelFuzzTest {
                 signed.put("auth_app_id", authApp.equals("2021000000000201") ? "2021000000000202" : "2021000000000201");
             }
             CallbackRequest request = AlipayFixture.request(CallbackKind.PAYMENT, signed);
-            Verdict verdict = isv.read(new CallbackRequest("market", CallbackKind.PAYMENT, request.headers(), request.body()));
+            ChannelVerdict verdict = isv.read(new CallbackRequest("market", CallbackKind.PAYMENT, request.headers(), request.body()));
 
             String merchant = authorised.get(authApp);
             if (swapped) {
-                assertThat(verdict).isInstanceOf(Verdict.BadSignature.class);
+                assertThat(verdict).isInstanceOf(ChannelVerdict.BadSignature.class);
             } else if (merchant == null) {
-                assertThat(verdict).isInstanceOf(Verdict.Malformed.class);
+                assertThat(verdict).isInstanceOf(ChannelVerdict.Malformed.class);
             } else {
-                assertThat(verdict).isEqualTo(new Verdict.Accepted(Fuzz.ofMerchant(generated.expected(), merchant)));
+                assertThat(verdict).isEqualTo(new ChannelVerdict.Accepted(Fuzz.ofMerchant(generated.expected(), merchant)));
             }
         });
     }

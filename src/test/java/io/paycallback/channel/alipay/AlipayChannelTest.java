@@ -1,13 +1,13 @@
 package io.paycallback.channel.alipay;
 
-import io.paycallback.channel.CallbackAnswer;
+import io.paycallback.channel.FormattedAnswer;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.CallbackOutcome;
+import io.paycallback.channel.AnswerKind;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,12 +36,12 @@ class AlipayChannelTest {
     private final AlipayChannel channel = new AlipayChannel(Map.of("default",
             new AlipayMerchant(APP_ID, PublicKeys.parse(TestKeys.base64Der(ALIPAY.getPublic()), "k"))));
 
-    private Verdict read(CallbackKind kind, Map<String, String> params) {
+    private ChannelVerdict read(CallbackKind kind, Map<String, String> params) {
         return channel.read(request(kind, signed(params, ALIPAY.getPrivate())));
     }
 
-    private static <N extends Notice> N accepted(Verdict verdict, Class<N> type) {
-        return assertInstanceOf(type, assertInstanceOf(Verdict.Accepted.class, verdict).notice());
+    private static <N extends Notice> N accepted(ChannelVerdict verdict, Class<N> type) {
+        return assertInstanceOf(type, assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice());
     }
 
     @Test
@@ -67,7 +67,7 @@ class AlipayChannelTest {
     @ParameterizedTest
     @ValueSource(strings = {"88.001", "-1.00", "1e2", "88,00", " 88.00", "abc", ".5"})
     void oddAmountsAreMalformed(String amount) {
-        assertInstanceOf(Verdict.Malformed.class, read(CallbackKind.PAYMENT, payment("TRADE_SUCCESS", amount, "utf-8")));
+        assertInstanceOf(ChannelVerdict.Malformed.class, read(CallbackKind.PAYMENT, payment("TRADE_SUCCESS", amount, "utf-8")));
     }
 
     @ParameterizedTest
@@ -90,33 +90,33 @@ class AlipayChannelTest {
         Map<String, String> params = payment("TRADE_SUCCESS", "88.00", "gbk");
         Map<String, String> signedAsGbk = signed(params, ALIPAY.getPrivate());
         signedAsGbk.put("charset", "utf-8");
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(request(CallbackKind.PAYMENT, signedAsGbk)));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(request(CallbackKind.PAYMENT, signedAsGbk)));
     }
 
     @Test
     void rejectsTamperedAmount() {
         Map<String, String> signed = signed(payment("TRADE_SUCCESS", "0.01", "utf-8"), ALIPAY.getPrivate());
         signed.put("total_amount", "88.00");
-        assertEquals(new Verdict.BadSignature("signature does not match"), channel.read(request(CallbackKind.PAYMENT, signed)));
+        assertEquals(new ChannelVerdict.BadSignature("signature does not match"), channel.read(request(CallbackKind.PAYMENT, signed)));
     }
 
     @Test
     void emptyValuesAreNotSignedButAnAddedValueIs() {
         Map<String, String> signed = signed(payment("TRADE_SUCCESS", "88.00", "utf-8"), ALIPAY.getPrivate());
         signed.put("passback_params", "injected");
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(request(CallbackKind.PAYMENT, signed)));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(request(CallbackKind.PAYMENT, signed)));
     }
 
     @Test
     void rejectsSignatureOfAnotherKey() {
         Map<String, String> signed = signed(payment("TRADE_SUCCESS", "88.00", "utf-8"), STRANGER.getPrivate());
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(request(CallbackKind.PAYMENT, signed)));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(request(CallbackKind.PAYMENT, signed)));
     }
 
     @Test
     void missingSignIsBadSignature() {
         Map<String, String> unsigned = payment("TRADE_SUCCESS", "88.00", "utf-8");
-        assertEquals(new Verdict.BadSignature("missing sign"), channel.read(request(CallbackKind.PAYMENT, unsigned)));
+        assertEquals(new ChannelVerdict.BadSignature("missing sign"), channel.read(request(CallbackKind.PAYMENT, unsigned)));
     }
 
     @ParameterizedTest
@@ -124,28 +124,28 @@ class AlipayChannelTest {
     void onlyRsa2IsAccepted(String signType) {
         Map<String, String> params = payment("TRADE_SUCCESS", "88.00", "utf-8");
         params.put("sign_type", signType);
-        assertInstanceOf(Verdict.BadSignature.class, read(CallbackKind.PAYMENT, params));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, read(CallbackKind.PAYMENT, params));
     }
 
     @Test
     void otherAppIdIsNotForUs() {
         Map<String, String> params = payment("TRADE_SUCCESS", "88.00", "utf-8");
         params.put("app_id", "2021000000000002");
-        assertEquals(new Verdict.BadSignature("app_id is not this merchant's"), read(CallbackKind.PAYMENT, params));
+        assertEquals(new ChannelVerdict.BadSignature("app_id is not this merchant's"), read(CallbackKind.PAYMENT, params));
     }
 
     @Test
     void duplicateParameterIsRefused() {
         CallbackRequest request = request(CallbackKind.PAYMENT, signed(payment("TRADE_SUCCESS", "0.01", "utf-8"), ALIPAY.getPrivate()));
         byte[] body = (new String(request.body(), StandardCharsets.US_ASCII) + "&total_amount=88.00").getBytes(StandardCharsets.US_ASCII);
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, request.headers(), body)));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, request.headers(), body)));
     }
 
     @Test
     void undecodableBodiesAreBadSignaturesWithoutException() {
         for (String body : new String[] {"", "%", "a=%zz", "charset=ebcdic&sign=x", "&&&", "=", "sign=%E4"}) {
-            Verdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, Map.of(), body.getBytes(StandardCharsets.US_ASCII)));
-            assertInstanceOf(Verdict.BadSignature.class, verdict, body);
+            ChannelVerdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, Map.of(), body.getBytes(StandardCharsets.US_ASCII)));
+            assertInstanceOf(ChannelVerdict.BadSignature.class, verdict, body);
         }
     }
 
@@ -153,7 +153,7 @@ class AlipayChannelTest {
     void signedButIncompleteIsMalformed() {
         Map<String, String> params = payment("TRADE_SUCCESS", "88.00", "utf-8");
         params.remove("out_trade_no");
-        assertEquals(new Verdict.Malformed("missing out_trade_no"), read(CallbackKind.PAYMENT, params));
+        assertEquals(new ChannelVerdict.Malformed("missing out_trade_no"), read(CallbackKind.PAYMENT, params));
     }
 
     @Test
@@ -185,7 +185,7 @@ class AlipayChannelTest {
         assertTrue(channel.serves("default"));
         assertFalse(channel.serves("other"));
         CallbackRequest request = request(CallbackKind.PAYMENT, signed(payment("TRADE_SUCCESS", "88.00", "utf-8"), ALIPAY.getPrivate()));
-        assertInstanceOf(Verdict.BadSignature.class,
+        assertInstanceOf(ChannelVerdict.BadSignature.class,
                 channel.read(new CallbackRequest("other", CallbackKind.PAYMENT, request.headers(), request.body())));
     }
 
@@ -198,12 +198,12 @@ class AlipayChannelTest {
 
     @Test
     void answersInAlipayFormat() {
-        assertEquals(new CallbackAnswer(200, "text/plain", "success"), channel.answer(CallbackOutcome.ACCEPTED));
-        assertEquals(new CallbackAnswer(401, "text/plain", "fail"), channel.answer(CallbackOutcome.BAD_SIGNATURE));
-        assertEquals(new CallbackAnswer(400, "text/plain", "fail"), channel.answer(CallbackOutcome.MALFORMED));
-        assertEquals(new CallbackAnswer(503, "text/plain", "fail"), channel.answer(CallbackOutcome.BUSY));
-        assertEquals(new CallbackAnswer(500, "text/plain", "fail"), channel.answer(CallbackOutcome.STORE_FAILED));
-        assertEquals(new CallbackAnswer(413, "text/plain", "fail"), channel.answer(CallbackOutcome.TOO_LARGE));
-        assertEquals(new CallbackAnswer(404, "text/plain", "fail"), channel.answer(CallbackOutcome.UNKNOWN_MERCHANT));
+        assertEquals(new FormattedAnswer(200, "text/plain", "success"), channel.answer(AnswerKind.ACCEPTED));
+        assertEquals(new FormattedAnswer(401, "text/plain", "fail"), channel.answer(AnswerKind.BAD_SIGNATURE));
+        assertEquals(new FormattedAnswer(400, "text/plain", "fail"), channel.answer(AnswerKind.MALFORMED));
+        assertEquals(new FormattedAnswer(503, "text/plain", "fail"), channel.answer(AnswerKind.BUSY));
+        assertEquals(new FormattedAnswer(500, "text/plain", "fail"), channel.answer(AnswerKind.STORE_FAILED));
+        assertEquals(new FormattedAnswer(413, "text/plain", "fail"), channel.answer(AnswerKind.TOO_LARGE));
+        assertEquals(new FormattedAnswer(404, "text/plain", "fail"), channel.answer(AnswerKind.UNKNOWN_MERCHANT));
     }
 }

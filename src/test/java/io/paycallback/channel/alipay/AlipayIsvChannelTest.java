@@ -8,7 +8,7 @@ import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import org.junit.jupiter.api.Test;
 
 import java.security.KeyPair;
@@ -48,7 +48,7 @@ class AlipayIsvChannelTest {
         return isv;
     }
 
-    private Verdict read(String pathId, Map<String, String> params) {
+    private ChannelVerdict read(String pathId, Map<String, String> params) {
         Map<String, String> signed = AlipayFixture.signed(params, ALIPAY.getPrivate());
         CallbackRequest request = AlipayFixture.request(CallbackKind.PAYMENT, signed);
         return channel.read(new CallbackRequest(pathId, CallbackKind.PAYMENT, request.headers(), request.body()));
@@ -56,7 +56,7 @@ class AlipayIsvChannelTest {
 
     @Test
     void anAuthorisingMerchantsTradeIsItsOwn() {
-        Notice.Payment payment = (Notice.Payment) assertInstanceOf(Verdict.Accepted.class,
+        Notice.Payment payment = (Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class,
                 read("market", onBehalfOf("2021000000000202", AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8")))).notice();
         assertEquals("shop-b", payment.merchantId());
         assertEquals("ORDER-1", payment.outTradeNo());
@@ -64,35 +64,35 @@ class AlipayIsvChannelTest {
 
     @Test
     void anAuthorisingMerchantsRefundIsItsOwn() {
-        Notice.Refund refund = (Notice.Refund) assertInstanceOf(Verdict.Accepted.class,
+        Notice.Refund refund = (Notice.Refund) assertInstanceOf(ChannelVerdict.Accepted.class,
                 read("market", onBehalfOf("2021000000000201", AlipayFixture.refund("8.00")))).notice();
         assertEquals("shop-a", refund.merchantId());
     }
 
     @Test
     void aMerchantThePlatformDoesNotServeIsHeld() {
-        assertEquals(new Verdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
+        assertEquals(new ChannelVerdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
                 read("market", onBehalfOf("2021000000000999", AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8"))));
-        assertEquals(new Verdict.Malformed("a third-party app's notice names no auth_app_id"),
+        assertEquals(new ChannelVerdict.Malformed("a third-party app's notice names no auth_app_id"),
                 read("market", onBehalfOf(null, AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8"))));
     }
 
     /** An application no merchant has authorised yet: its notices are held until their merchant is configured. */
     @Test
     void anAppWithNoAuthorisingMerchantYetHoldsEveryNotice() {
-        assertEquals(new Verdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
+        assertEquals(new ChannelVerdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
                 read("bare", onBehalfOf("2021000000000201", AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8"))));
-        assertEquals(new Verdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
+        assertEquals(new ChannelVerdict.Malformed("auth_app_id is not a merchant app configured for this platform"),
                 read("bare", onBehalfOf("2021000000000201", AlipayFixture.refund("8.00"))));
-        assertEquals(new Verdict.Malformed("a third-party app's notice names no auth_app_id"),
+        assertEquals(new ChannelVerdict.Malformed("a third-party app's notice names no auth_app_id"),
                 read("bare", onBehalfOf(null, AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8"))));
     }
 
     @Test
     void eachEndpointTakesItsOwnAppsNotices() {
-        assertEquals(new Verdict.BadSignature("app_id is not this merchant's"),
+        assertEquals(new ChannelVerdict.BadSignature("app_id is not this merchant's"),
                 read("market", AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8")));
-        assertEquals(new Verdict.BadSignature("app_id is not this merchant's"),
+        assertEquals(new ChannelVerdict.BadSignature("app_id is not this merchant's"),
                 read("default", onBehalfOf("2021000000000201", AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8"))));
     }
 
@@ -103,7 +103,7 @@ class AlipayIsvChannelTest {
                 onBehalfOf("2021000000000201", AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8")), ALIPAY.getPrivate());
         assertTrue(AlipaySignature.rsaCheckV1(new HashMap<>(signed), TestKeys.base64Der(ALIPAY.getPublic()), "utf-8", "RSA2"));
         assertTrue(AlipaySignature.getSignCheckContentV1(new HashMap<>(signed)).contains("auth_app_id=2021000000000201"));
-        assertEquals("shop-a", ((Notice.Payment) ((Verdict.Accepted) read("market",
+        assertEquals("shop-a", ((Notice.Payment) ((ChannelVerdict.Accepted) read("market",
                 onBehalfOf("2021000000000201", AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8")))).notice()).merchantId());
     }
 }

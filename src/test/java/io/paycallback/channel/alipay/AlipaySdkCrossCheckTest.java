@@ -6,7 +6,7 @@ import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -46,9 +46,9 @@ class AlipaySdkCrossCheckTest {
         Map<String, String> signed = new LinkedHashMap<>(params);
         signed.put("sign", sign);
 
-        Verdict verdict = channel.read(AlipayFixture.request(CallbackKind.PAYMENT, signed));
+        ChannelVerdict verdict = channel.read(AlipayFixture.request(CallbackKind.PAYMENT, signed));
 
-        Notice.Payment payment = (Notice.Payment) assertInstanceOf(Verdict.Accepted.class, verdict).notice();
+        Notice.Payment payment = (Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice();
         assertEquals("0.01", payment.amount().toPlainString());
     }
 
@@ -58,10 +58,10 @@ class AlipaySdkCrossCheckTest {
         Map<String, String> signed = AlipayFixture.signed(AlipayFixture.payment("TRADE_SUCCESS", "88.00", charset), ALIPAY.getPrivate());
 
         assertTrue(AlipaySignature.rsaCheckV1(new HashMap<>(signed), PUBLIC_KEY, charset, "RSA2"));
-        assertInstanceOf(Verdict.Accepted.class, channel.read(AlipayFixture.request(CallbackKind.PAYMENT, signed)));
+        assertInstanceOf(ChannelVerdict.Accepted.class, channel.read(AlipayFixture.request(CallbackKind.PAYMENT, signed)));
 
         signed.put("total_amount", "0.01");
         assertFalse(AlipaySignature.rsaCheckV1(new HashMap<>(signed), PUBLIC_KEY, charset, "RSA2"));
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(AlipayFixture.request(CallbackKind.PAYMENT, signed)));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(AlipayFixture.request(CallbackKind.PAYMENT, signed)));
     }
 }

@@ -5,7 +5,7 @@ import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Fuzz;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
 import io.paycallback.trade.InvalidMoney;
 import io.paycallback.trade.Money;
@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Hostile bytes against Stripe's verify and parse: whatever arrives, {@link StripeChannel#read} returns a verdict,
  * accepts nothing that is unsigned or changed after signing, and turns everything signed that it cannot understand
- * into {@link Verdict.Malformed}, which the service quarantines. 100k tries in all (about 10 s on 2 shared cores).
+ * into {@link ChannelVerdict.Malformed}, which the service quarantines. 100k tries in all (about 10 s on 2 shared cores).
  */
 class StripeChannelFuzzTest {
 
@@ -70,8 +70,8 @@ class StripeChannelFuzzTest {
             Map<String, String> headers = header == null ? Map.of() : Map.of("stripe-signature", header);
             CallbackRequest request = new CallbackRequest(fuzz.chance(0.9) ? "default" : fuzz.text(), CallbackKind.PAYMENT, headers, body);
 
-            assertThat(channel.read(request)).isNotNull().isNotInstanceOf(Verdict.Accepted.class);
-            assertThat(channel.parseStored(request)).isInstanceOfAny(Verdict.Accepted.class, Verdict.Malformed.class);
+            assertThat(channel.read(request)).isNotNull().isNotInstanceOf(ChannelVerdict.Accepted.class);
+            assertThat(channel.parseStored(request)).isInstanceOfAny(ChannelVerdict.Accepted.class, ChannelVerdict.Malformed.class);
         });
     }
 
@@ -92,9 +92,9 @@ class StripeChannelFuzzTest {
             if (header.equals(original.header("Stripe-Signature")) && Arrays.equals(body, original.body())) {
                 return;
             }
-            Verdict verdict = channel.read(new CallbackRequest("default", original.kind(), Map.of("stripe-signature", header), body));
+            ChannelVerdict verdict = channel.read(new CallbackRequest("default", original.kind(), Map.of("stripe-signature", header), body));
 
-            assertThat(verdict).isInstanceOf(Verdict.BadSignature.class);
+            assertThat(verdict).isInstanceOf(ChannelVerdict.BadSignature.class);
         });
     }
 
@@ -132,21 +132,21 @@ class StripeChannelFuzzTest {
             String t = Long.toString(T - fuzz.nextInt(300));
             boolean changed = fuzz.chance(0.2);
             byte[] sent = changed ? fuzz.mutate(connect) : connect;
-            Verdict verdict = platform.read(new CallbackRequest("market", CallbackKind.PAYMENT,
+            ChannelVerdict verdict = platform.read(new CallbackRequest("market", CallbackKind.PAYMENT,
                     Map.of("stripe-signature", "t=" + t + ",v1=" + hmac(connectSecret, t, connect)), sent));
 
             if (changed && !Arrays.equals(sent, connect)) {
-                assertThat(verdict).isInstanceOf(Verdict.BadSignature.class);
+                assertThat(verdict).isInstanceOf(ChannelVerdict.BadSignature.class);
                 return;
             }
             Notice expected = generated.expected();
             String merchant = account == null ? null : accounts.get(account.replace("\"", ""));
             if (expected instanceof Notice.Ignored) {
-                assertThat(verdict).isEqualTo(new Verdict.Accepted(expected));
+                assertThat(verdict).isEqualTo(new ChannelVerdict.Accepted(expected));
             } else if (merchant == null) {
-                assertThat(verdict).isInstanceOf(Verdict.Malformed.class);
+                assertThat(verdict).isInstanceOf(ChannelVerdict.Malformed.class);
             } else {
-                assertThat(verdict).isEqualTo(new Verdict.Accepted(Fuzz.ofMerchant(expected, merchant)));
+                assertThat(verdict).isEqualTo(new ChannelVerdict.Accepted(Fuzz.ofMerchant(expected, merchant)));
             }
         });
     }

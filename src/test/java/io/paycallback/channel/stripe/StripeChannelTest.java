@@ -1,11 +1,11 @@
 package io.paycallback.channel.stripe;
 
-import io.paycallback.channel.CallbackAnswer;
+import io.paycallback.channel.FormattedAnswer;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.CallbackOutcome;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.AnswerKind;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,15 +41,15 @@ class StripeChannelTest {
     private final StripeChannel channel = new StripeChannel(
             Map.of("default", new StripeMerchant(List.of(SECRET, NEXT_SECRET))), Clock.fixed(NOW, ZoneOffset.UTC));
 
-    private static <N extends Notice> N accepted(Verdict verdict, Class<N> type) {
-        return assertInstanceOf(type, assertInstanceOf(Verdict.Accepted.class, verdict).notice());
+    private static <N extends Notice> N accepted(ChannelVerdict verdict, Class<N> type) {
+        return assertInstanceOf(type, assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice());
     }
 
-    private Verdict payment(String body) {
+    private ChannelVerdict payment(String body) {
         return channel.read(signed(CallbackKind.PAYMENT, SECRET, T, body));
     }
 
-    private Verdict refund(String body) {
+    private ChannelVerdict refund(String body) {
         return channel.read(signed(CallbackKind.REFUND, SECRET, T, body));
     }
 
@@ -71,31 +71,31 @@ class StripeChannelTest {
     @ParameterizedTest
     @ValueSource(strings = {"kwd", "bhd", "zzz", "", "xau"})
     void currenciesTheLedgerCannotHoldAreMalformed(String currency) {
-        assertInstanceOf(Verdict.Malformed.class, payment(paymentIntentSucceeded(1000, currency)));
+        assertInstanceOf(ChannelVerdict.Malformed.class, payment(paymentIntentSucceeded(1000, currency)));
     }
 
     @Test
     void paymentWithoutOrderNumberIsMalformed() {
         String body = paymentIntentSucceeded(1999, "usd").replace("\"out_trade_no\":\"ORDER-1\"", "\"note\":\"x\"");
-        assertEquals(new Verdict.Malformed("missing metadata.out_trade_no"), payment(body));
+        assertEquals(new ChannelVerdict.Malformed("missing metadata.out_trade_no"), payment(body));
     }
 
     @Test
     void fractionalOrNegativeMinorUnitsAreMalformed() {
-        assertInstanceOf(Verdict.Malformed.class, payment(paymentIntentSucceeded(1999, "usd").replace("\"amount_received\":1999", "\"amount_received\":19.99")));
-        assertInstanceOf(Verdict.Malformed.class, payment(paymentIntentSucceeded(1999, "usd").replace("\"amount_received\":1999", "\"amount_received\":-1999")));
+        assertInstanceOf(ChannelVerdict.Malformed.class, payment(paymentIntentSucceeded(1999, "usd").replace("\"amount_received\":1999", "\"amount_received\":19.99")));
+        assertInstanceOf(ChannelVerdict.Malformed.class, payment(paymentIntentSucceeded(1999, "usd").replace("\"amount_received\":1999", "\"amount_received\":-1999")));
     }
 
     @Test
     void rejectsTamperedBody() {
         CallbackRequest signed = signed(CallbackKind.PAYMENT, SECRET, T, paymentIntentSucceeded(1, "usd"));
         CallbackRequest tampered = request(CallbackKind.PAYMENT, signed.header("Stripe-Signature"), paymentIntentSucceeded(100000, "usd"));
-        assertEquals(new Verdict.BadSignature("no v1 signature matches"), channel.read(tampered));
+        assertEquals(new ChannelVerdict.BadSignature("no v1 signature matches"), channel.read(tampered));
     }
 
     @Test
     void rejectsUnknownSecret() {
-        assertInstanceOf(Verdict.BadSignature.class,
+        assertInstanceOf(ChannelVerdict.BadSignature.class,
                 channel.read(signed(CallbackKind.PAYMENT, "whsec_someone_else", T, paymentIntentSucceeded(1999, "usd"))));
     }
 
@@ -115,26 +115,26 @@ class StripeChannelTest {
     void v0SchemeIsNotAccepted() {
         String body = paymentIntentSucceeded(1999, "usd");
         String header = "t=" + T + ",v0=" + hmac(SECRET, T, body);
-        assertEquals(new Verdict.BadSignature("Stripe-Signature without v1 signature"), channel.read(request(CallbackKind.PAYMENT, header, body)));
+        assertEquals(new ChannelVerdict.BadSignature("Stripe-Signature without v1 signature"), channel.read(request(CallbackKind.PAYMENT, header, body)));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "garbage", "t=abc,v1=00", "v1=0123", "t=1767225600", "t=1767225600,v1=nothex", ",,,="})
     void missingOrUnparseableHeaderIsBadSignature(String header) {
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(request(CallbackKind.PAYMENT, header, paymentIntentSucceeded(1999, "usd"))));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(request(CallbackKind.PAYMENT, header, paymentIntentSucceeded(1999, "usd"))));
     }
 
     @Test
     void absentHeaderIsBadSignature() {
-        assertEquals(new Verdict.BadSignature("missing Stripe-Signature"),
+        assertEquals(new ChannelVerdict.BadSignature("missing Stripe-Signature"),
                 channel.read(request(CallbackKind.PAYMENT, null, paymentIntentSucceeded(1999, "usd"))));
     }
 
     @ParameterizedTest
     @ValueSource(longs = {-301, 301, -3600, 3600})
     void rejectsStaleAndFutureTimestamps(long skewSeconds) {
-        Verdict verdict = channel.read(signed(CallbackKind.PAYMENT, SECRET, T + skewSeconds, paymentIntentSucceeded(1999, "usd")));
-        assertEquals(new Verdict.BadSignature("Stripe-Signature timestamp outside tolerance"), verdict);
+        ChannelVerdict verdict = channel.read(signed(CallbackKind.PAYMENT, SECRET, T + skewSeconds, paymentIntentSucceeded(1999, "usd")));
+        assertEquals(new ChannelVerdict.BadSignature("Stripe-Signature timestamp outside tolerance"), verdict);
     }
 
     @ParameterizedTest
@@ -153,7 +153,7 @@ class StripeChannelTest {
     void signedButUnparseableEventIsMalformed() {
         for (String body : new String[] {"not json", "{}", "{\"type\":\"payment_intent.succeeded\"}",
                 "{\"type\":\"payment_intent.succeeded\",\"data\":{\"object\":{}}}"}) {
-            assertInstanceOf(Verdict.Malformed.class, payment(body), body);
+            assertInstanceOf(ChannelVerdict.Malformed.class, payment(body), body);
         }
     }
 
@@ -215,7 +215,7 @@ class StripeChannelTest {
         String charge = """
                 {"id":"ch_1","object":"charge","amount":3000,"amount_refunded":1000,"currency":"eur","payment_intent":"pi_3Abc",                "metadata":{"out_trade_no":"ORDER-1"},"refunds":{"object":"list","data":[%s]}}"""
                 .formatted(refundObject("succeeded", 1000, "{}"));
-        assertInstanceOf(Verdict.Malformed.class, refund(event("charge.refunded", charge)));
+        assertInstanceOf(ChannelVerdict.Malformed.class, refund(event("charge.refunded", charge)));
     }
 
     @Test
@@ -229,20 +229,20 @@ class StripeChannelTest {
         assertTrue(channel.serves("default"));
         assertFalse(channel.serves("other"));
         CallbackRequest request = signed(CallbackKind.PAYMENT, SECRET, T, paymentIntentSucceeded(1999, "usd"));
-        assertInstanceOf(Verdict.BadSignature.class,
+        assertInstanceOf(ChannelVerdict.BadSignature.class,
                 channel.read(new CallbackRequest("other", CallbackKind.PAYMENT, request.headers(), request.body())));
     }
 
     @Test
     void answersInStripeFormat() {
-        assertEquals(new CallbackAnswer(200, "application/json", "{\"received\":true}"), channel.answer(CallbackOutcome.ACCEPTED));
-        assertEquals(400, channel.answer(CallbackOutcome.BAD_SIGNATURE).status());
-        assertEquals(400, channel.answer(CallbackOutcome.MALFORMED).status());
-        assertEquals(503, channel.answer(CallbackOutcome.BUSY).status());
-        assertEquals(500, channel.answer(CallbackOutcome.STORE_FAILED).status());
-        assertEquals(413, channel.answer(CallbackOutcome.TOO_LARGE).status());
-        assertEquals(404, channel.answer(CallbackOutcome.UNKNOWN_MERCHANT).status());
-        for (CallbackOutcome outcome : CallbackOutcome.values()) {
+        assertEquals(new FormattedAnswer(200, "application/json", "{\"received\":true}"), channel.answer(AnswerKind.ACCEPTED));
+        assertEquals(400, channel.answer(AnswerKind.BAD_SIGNATURE).status());
+        assertEquals(400, channel.answer(AnswerKind.MALFORMED).status());
+        assertEquals(503, channel.answer(AnswerKind.BUSY).status());
+        assertEquals(500, channel.answer(AnswerKind.STORE_FAILED).status());
+        assertEquals(413, channel.answer(AnswerKind.TOO_LARGE).status());
+        assertEquals(404, channel.answer(AnswerKind.UNKNOWN_MERCHANT).status());
+        for (AnswerKind outcome : AnswerKind.values()) {
             assertEquals("application/json", channel.answer(outcome).contentType());
         }
     }

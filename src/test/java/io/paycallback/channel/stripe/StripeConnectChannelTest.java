@@ -4,7 +4,7 @@ import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 
@@ -46,15 +46,15 @@ class StripeConnectChannelTest {
         return event.replaceFirst("\\{\"id\":\"(evt_[^\"]+)\",", "{\"id\":\"$1\",\"account\":\"" + account + "\",");
     }
 
-    private Verdict read(String pathId, String secret, String body) {
+    private ChannelVerdict read(String pathId, String secret, String body) {
         return channel.read(new CallbackRequest(pathId, CallbackKind.PAYMENT,
                 Map.of("stripe-signature", "t=" + T + ",v1=" + hmac(secret, T, body)), body.getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
     void aConnectedAccountsPaymentIsItsMerchants() {
-        Verdict verdict = read("market", CONNECT_SECRET, onAccount("acct_1ShopB", paymentIntentSucceeded(1999, "usd")));
-        assertEquals(new Verdict.Accepted(new Notice.Payment("shop-b", ChannelId.STRIPE, "pi_3Abc", "ORDER-1",
+        ChannelVerdict verdict = read("market", CONNECT_SECRET, onAccount("acct_1ShopB", paymentIntentSucceeded(1999, "usd")));
+        assertEquals(new ChannelVerdict.Accepted(new Notice.Payment("shop-b", ChannelId.STRIPE, "pi_3Abc", "ORDER-1",
                 "succeeded", new BigDecimal("19.99"), "USD")), verdict);
     }
 
@@ -63,54 +63,54 @@ class StripeConnectChannelTest {
         String body = onAccount("acct_1ShopA", event("refund.updated",
                 refundObject("succeeded", 500, "{\"out_refund_no\":\"RF-1\",\"out_trade_no\":\"ORDER-1\"}")));
         Notice.Refund refund = assertInstanceOf(Notice.Refund.class,
-                assertInstanceOf(Verdict.Accepted.class, read("market", CONNECT_SECRET, body)).notice());
+                assertInstanceOf(ChannelVerdict.Accepted.class, read("market", CONNECT_SECRET, body)).notice());
         assertEquals("shop-a", refund.merchantId());
         assertEquals("RF-1", refund.refundNo());
     }
 
     @Test
     void anAccountThePlatformDoesNotServeIsHeldNotPaid() {
-        assertEquals(new Verdict.Malformed("the event's account is not a connected account configured for this platform"),
+        assertEquals(new ChannelVerdict.Malformed("the event's account is not a connected account configured for this platform"),
                 read("market", CONNECT_SECRET, onAccount("acct_1Stranger", paymentIntentSucceeded(1999, "usd"))));
-        assertEquals(new Verdict.Malformed("a Connect event names no account"),
+        assertEquals(new ChannelVerdict.Malformed("a Connect event names no account"),
                 read("market", CONNECT_SECRET, paymentIntentSucceeded(1999, "usd")));
     }
 
     /** A platform configured before any of its accounts: its events are held until their account is, never its own. */
     @Test
     void aPlatformWithNoConnectedAccountYetHoldsEveryPaymentAndRefund() {
-        assertEquals(new Verdict.Malformed("the event's account is not a connected account configured for this platform"),
+        assertEquals(new ChannelVerdict.Malformed("the event's account is not a connected account configured for this platform"),
                 read("bare", CONNECT_SECRET, onAccount("acct_1ShopA", paymentIntentSucceeded(1999, "usd"))));
-        assertEquals(new Verdict.Malformed("the event's account is not a connected account configured for this platform"),
+        assertEquals(new ChannelVerdict.Malformed("the event's account is not a connected account configured for this platform"),
                 read("bare", CONNECT_SECRET, onAccount("acct_1ShopA", event("refund.updated",
                         refundObject("succeeded", 500, "{\"out_refund_no\":\"RF-1\",\"out_trade_no\":\"ORDER-1\"}")))));
-        assertEquals(new Verdict.Malformed("a Connect event names no account"),
+        assertEquals(new ChannelVerdict.Malformed("a Connect event names no account"),
                 read("bare", CONNECT_SECRET, paymentIntentSucceeded(1999, "usd")));
-        assertEquals(new Verdict.Malformed("a Connect event names no account"), channel.parseStored(new CallbackRequest(
+        assertEquals(new ChannelVerdict.Malformed("a Connect event names no account"), channel.parseStored(new CallbackRequest(
                 "bare", CallbackKind.PAYMENT, Map.of(), paymentIntentSucceeded(1999, "usd").getBytes(StandardCharsets.UTF_8))));
-        assertInstanceOf(Notice.Ignored.class, assertInstanceOf(Verdict.Accepted.class, read("bare", CONNECT_SECRET,
+        assertInstanceOf(Notice.Ignored.class, assertInstanceOf(ChannelVerdict.Accepted.class, read("bare", CONNECT_SECRET,
                 onAccount("acct_1ShopA", event("account.updated", "{\"id\":\"acct_1ShopA\",\"object\":\"account\"}"))))
                 .notice());
     }
 
     @Test
     void aSubMerchantsOwnPathTakesOnlyItsOwnAccount() {
-        assertEquals("shop-a", ((Notice.Payment) ((Verdict.Accepted) read("shop-a", CONNECT_SECRET,
+        assertEquals("shop-a", ((Notice.Payment) ((ChannelVerdict.Accepted) read("shop-a", CONNECT_SECRET,
                 onAccount("acct_1ShopA", paymentIntentSucceeded(100, "usd")))).notice()).merchantId());
-        assertInstanceOf(Verdict.Malformed.class,
+        assertInstanceOf(ChannelVerdict.Malformed.class,
                 read("shop-a", CONNECT_SECRET, onAccount("acct_1ShopB", paymentIntentSucceeded(100, "usd"))));
     }
 
     @Test
     void eachEndpointIsProvedByItsOwnSecret() {
-        assertInstanceOf(Verdict.BadSignature.class,
+        assertInstanceOf(ChannelVerdict.BadSignature.class,
                 read("market", SECRET, onAccount("acct_1ShopA", paymentIntentSucceeded(1999, "usd"))));
-        assertInstanceOf(Verdict.BadSignature.class, read("default", CONNECT_SECRET, paymentIntentSucceeded(1999, "usd")));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, read("default", CONNECT_SECRET, paymentIntentSucceeded(1999, "usd")));
     }
 
     @Test
     void eventsNotUsedAreIgnoredWhateverTheirAccount() {
-        assertInstanceOf(Notice.Ignored.class, assertInstanceOf(Verdict.Accepted.class, read("market", CONNECT_SECRET,
+        assertInstanceOf(Notice.Ignored.class, assertInstanceOf(ChannelVerdict.Accepted.class, read("market", CONNECT_SECRET,
                 onAccount("acct_1Stranger", event("account.updated", "{\"id\":\"acct_1Stranger\",\"object\":\"account\"}"))))
                 .notice());
     }
@@ -118,8 +118,8 @@ class StripeConnectChannelTest {
     @Test
     void aStoredCallbackIsReadAgainForItsMerchant() {
         String body = onAccount("acct_1ShopA", paymentIntentSucceeded(1999, "usd"));
-        Verdict verdict = channel.parseStored(new CallbackRequest("shop-a", CallbackKind.PAYMENT, Map.of(),
+        ChannelVerdict verdict = channel.parseStored(new CallbackRequest("shop-a", CallbackKind.PAYMENT, Map.of(),
                 body.getBytes(StandardCharsets.UTF_8)));
-        assertEquals("shop-a", ((Notice.Payment) ((Verdict.Accepted) verdict).notice()).merchantId());
+        assertEquals("shop-a", ((Notice.Payment) ((ChannelVerdict.Accepted) verdict).notice()).merchantId());
     }
 }

@@ -6,7 +6,7 @@ import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -36,9 +36,9 @@ class StripeSdkCrossCheckTest {
         String body = paymentIntentSucceeded(1999, "usd");
         String header = Webhook.Signature.generateSignatureHeader(body, SECRET, NOW.getEpochSecond());
 
-        Verdict verdict = channel.read(StripeFixture.request(CallbackKind.PAYMENT, header, body));
+        ChannelVerdict verdict = channel.read(StripeFixture.request(CallbackKind.PAYMENT, header, body));
 
-        assertInstanceOf(Notice.Payment.class, assertInstanceOf(Verdict.Accepted.class, verdict).notice());
+        assertInstanceOf(Notice.Payment.class, assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice());
     }
 
     @Test
@@ -46,7 +46,7 @@ class StripeSdkCrossCheckTest {
         String body = paymentIntentSucceeded(500, "jpy");
         CallbackRequest request = StripeFixture.signed(CallbackKind.PAYMENT, SECRET, NOW.getEpochSecond(), body);
 
-        assertInstanceOf(Verdict.Accepted.class, channel.read(request));
+        assertInstanceOf(ChannelVerdict.Accepted.class, channel.read(request));
         assertTrue(Webhook.Signature.verifyHeader(body, request.header("Stripe-Signature"), SECRET, TOLERANCE, CLOCK));
         assertEquals(Webhook.Util.computeHmacSha256(SECRET, NOW.getEpochSecond() + "." + body),
                 StripeFixture.hmac(SECRET, NOW.getEpochSecond(), body));
@@ -58,11 +58,11 @@ class StripeSdkCrossCheckTest {
         String header = Webhook.Signature.generateSignatureHeader(body, SECRET, NOW.getEpochSecond());
         String tampered = paymentIntentSucceeded(1, "usd");
         assertThrows(SignatureVerificationException.class, () -> Webhook.Signature.verifyHeader(tampered, header, SECRET, TOLERANCE, CLOCK));
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(StripeFixture.request(CallbackKind.PAYMENT, header, tampered)));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(StripeFixture.request(CallbackKind.PAYMENT, header, tampered)));
 
         String stale = Webhook.Signature.generateSignatureHeader(body, SECRET, NOW.getEpochSecond() - TOLERANCE - 1);
         assertThrows(SignatureVerificationException.class, () -> Webhook.Signature.verifyHeader(body, stale, SECRET, TOLERANCE, CLOCK));
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(StripeFixture.request(CallbackKind.PAYMENT, stale, body)));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(StripeFixture.request(CallbackKind.PAYMENT, stale, body)));
     }
 
     /** The account a Connect event names, as the SDK reads it ({@code Event.getAccount()}), is the one we resolve. */
@@ -75,10 +75,10 @@ class StripeSdkCrossCheckTest {
         String header = Webhook.Signature.generateSignatureHeader(body, connectSecret, NOW.getEpochSecond());
 
         com.stripe.model.Event event = Webhook.constructEvent(body, header, connectSecret, TOLERANCE, CLOCK);
-        Verdict verdict = platform.read(new CallbackRequest("market", CallbackKind.PAYMENT,
+        ChannelVerdict verdict = platform.read(new CallbackRequest("market", CallbackKind.PAYMENT,
                 Map.of("stripe-signature", header), body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 
         assertEquals("acct_1ShopA", event.getAccount());
-        assertEquals("shop-a", ((Notice.Payment) assertInstanceOf(Verdict.Accepted.class, verdict).notice()).merchantId());
+        assertEquals("shop-a", ((Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice()).merchantId());
     }
 }

@@ -10,7 +10,7 @@ import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -43,7 +43,7 @@ class WxJavaCombineCrossCheckTest {
                     new Endpoint.Platform(Map.of("1900000201", "shop-a", "1900000202", "shop-b")))),
             Clock.fixed(NOW, ZoneOffset.UTC));
 
-    private Verdict read(String pathId, String body) {
+    private ChannelVerdict read(String pathId, String body) {
         CallbackRequest signed = WxPayFixture.signed(CallbackKind.PAYMENT, PLATFORM.getPrivate(), SERIAL, NOW.getEpochSecond(), body);
         return channel.read(new CallbackRequest(pathId, CallbackKind.PAYMENT, signed.headers(), signed.body()));
     }
@@ -62,7 +62,7 @@ class WxJavaCombineCrossCheckTest {
 
         CombineNotifyResult.DecryptNotifyResult wxjava = GSON.fromJson(decrypted(plaintext),
                 CombineNotifyResult.DecryptNotifyResult.class);
-        Notice.Combined ours = (Notice.Combined) ((Verdict.Accepted) read("default",
+        Notice.Combined ours = (Notice.Combined) ((ChannelVerdict.Accepted) read("default",
                 WxPayFixture.paymentBody(plaintext))).notice();
 
         assertEquals(wxjava.getCombineOutTradeNo(), ours.combineOutTradeNo());
@@ -86,7 +86,7 @@ class WxJavaCombineCrossCheckTest {
                 WxPayCombineChannelTest.subOrder(SP_MCHID, "1900000202", 2, "SUCCESS", 200)));
 
         CombineTransactionsResult wxjava = GSON.fromJson(decrypted(plaintext), CombineTransactionsResult.class);
-        Notice.Combined ours = (Notice.Combined) ((Verdict.Accepted) read("market",
+        Notice.Combined ours = (Notice.Combined) ((ChannelVerdict.Accepted) read("market",
                 WxPayFixture.paymentBody(plaintext))).notice();
 
         Map<String, String> merchants = Map.of("1900000201", "shop-a", "1900000202", "shop-b");
@@ -104,7 +104,7 @@ class WxJavaCombineCrossCheckTest {
 
         WxPayPartnerRefundNotifyV3Result.DecryptNotifyResult wxjava = GSON.fromJson(decrypted(plaintext),
                 WxPayPartnerRefundNotifyV3Result.DecryptNotifyResult.class);
-        Notice.Refund ours = (Notice.Refund) ((Verdict.Accepted) read("market",
+        Notice.Refund ours = (Notice.Refund) ((ChannelVerdict.Accepted) read("market",
                 WxPayFixture.body("REFUND.SUCCESS", WxPayFixture.encrypt(plaintext, API_V3_KEY)))).notice();
 
         assertEquals(SP_MCHID, wxjava.getSpMchId());

@@ -7,7 +7,7 @@ import io.paycallback.channel.Fuzz;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
 import io.paycallback.trade.InvalidMoney;
 import io.paycallback.trade.Money;
@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Hostile bytes against WeChat Pay's verify and parse: whatever arrives, {@link WxPayChannel#read} returns a verdict,
  * accepts nothing that is unsigned or changed after signing, and turns everything signed that it cannot understand
- * into {@link Verdict.Malformed}, which the service quarantines. 100k tries in all (about 15 s on 2 shared cores).
+ * into {@link ChannelVerdict.Malformed}, which the service quarantines. 100k tries in all (about 15 s on 2 shared cores).
  */
 class WxPayChannelFuzzTest {
 
@@ -100,7 +100,7 @@ class WxPayChannelFuzzTest {
             }
             CallbackRequest request = new CallbackRequest(fuzz.chance(0.9) ? "default" : fuzz.text(), CallbackKind.PAYMENT, headers, body);
 
-            assertThat(channel.read(request)).isNotNull().isNotInstanceOf(Verdict.Accepted.class);
+            assertThat(channel.read(request)).isNotNull().isNotInstanceOf(ChannelVerdict.Accepted.class);
             assertThat(channel.parseStored(request)).isNotNull();
         });
     }
@@ -122,9 +122,9 @@ class WxPayChannelFuzzTest {
             if (headers.equals(original.headers()) && Arrays.equals(body, original.body())) {
                 return;
             }
-            Verdict verdict = channel.read(new CallbackRequest("default", original.kind(), headers, body));
+            ChannelVerdict verdict = channel.read(new CallbackRequest("default", original.kind(), headers, body));
 
-            assertThat(verdict).isInstanceOf(Verdict.BadSignature.class);
+            assertThat(verdict).isInstanceOf(ChannelVerdict.BadSignature.class);
         });
     }
 
@@ -188,10 +188,10 @@ class WxPayChannelFuzzTest {
             CallbackRequest request = signedNotice(asPartner ? "market" : "default", plaintext, fuzz);
 
             if (!hit[0]) {
-                Verdict verdict = partner.read(request);
+                ChannelVerdict verdict = partner.read(request);
                 assertThat(verdict).isEqualTo(stranger
-                        ? new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner")
-                        : new Verdict.Accepted(new Notice.Combined(new String(fields.get("combine_out_trade_no"),
+                        ? new ChannelVerdict.Malformed("sub_mchid is not a sub-merchant configured for this partner")
+                        : new ChannelVerdict.Accepted(new Notice.Combined(new String(fields.get("combine_out_trade_no"),
                         StandardCharsets.UTF_8).replace("\"", ""), expected)));
                 assertThat(partner.parseStored(request)).isEqualTo(verdict);
             } else {

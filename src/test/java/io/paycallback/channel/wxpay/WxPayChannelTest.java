@@ -1,13 +1,13 @@
 package io.paycallback.channel.wxpay;
 
-import io.paycallback.channel.CallbackAnswer;
+import io.paycallback.channel.FormattedAnswer;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Notice;
-import io.paycallback.channel.CallbackOutcome;
+import io.paycallback.channel.AnswerKind;
 import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,8 +58,8 @@ class WxPayChannelTest {
         return signed(CallbackKind.PAYMENT, CURRENT.getPrivate(), SERIAL, T, paymentBody(payment("SUCCESS", totalFen)));
     }
 
-    private static <N extends Notice> N accepted(Verdict verdict, Class<N> type) {
-        return assertInstanceOf(type, assertInstanceOf(Verdict.Accepted.class, verdict).notice());
+    private static <N extends Notice> N accepted(ChannelVerdict verdict, Class<N> type) {
+        return assertInstanceOf(type, assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice());
     }
 
     @Test
@@ -79,27 +79,27 @@ class WxPayChannelTest {
     void fractionalFenIsMalformed() {
         String plaintext = payment("SUCCESS", 8800).replace("\"total\":8800", "\"total\":88.5");
         CallbackRequest request = signed(CallbackKind.PAYMENT, CURRENT.getPrivate(), SERIAL, T, paymentBody(plaintext));
-        assertInstanceOf(Verdict.Malformed.class, channel.read(request));
+        assertInstanceOf(ChannelVerdict.Malformed.class, channel.read(request));
     }
 
     @Test
     void rejectsTamperedBody() {
         CallbackRequest request = paid(8800);
         byte[] body = new String(request.body(), StandardCharsets.UTF_8).replace("EV-018", "EV-019").getBytes(StandardCharsets.UTF_8);
-        Verdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, request.headers(), body));
-        assertEquals(new Verdict.BadSignature("signature does not match"), verdict);
+        ChannelVerdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, request.headers(), body));
+        assertEquals(new ChannelVerdict.BadSignature("signature does not match"), verdict);
     }
 
     @Test
     void rejectsSignatureOfAnotherKey() {
         CallbackRequest request = signed(CallbackKind.PAYMENT, STRANGER.getPrivate(), SERIAL, T, paymentBody(payment("SUCCESS", 8800)));
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(request));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(request));
     }
 
     @Test
     void rejectsUnknownSerial() {
         CallbackRequest request = signed(CallbackKind.PAYMENT, CURRENT.getPrivate(), "UNKNOWN", T, paymentBody(payment("SUCCESS", 8800)));
-        assertEquals(new Verdict.BadSignature("unknown Wechatpay-Serial"), channel.read(request));
+        assertEquals(new ChannelVerdict.BadSignature("unknown Wechatpay-Serial"), channel.read(request));
     }
 
     @Test
@@ -107,7 +107,7 @@ class WxPayChannelTest {
         CallbackRequest request = signed(CallbackKind.PAYMENT, NEXT.getPrivate(), NEXT_SERIAL, T, paymentBody(payment("SUCCESS", 8800)));
         accepted(channel.read(request), Notice.Payment.class);
         CallbackRequest crossed = signed(CallbackKind.PAYMENT, NEXT.getPrivate(), SERIAL, T, paymentBody(payment("SUCCESS", 8800)));
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(crossed));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(crossed));
     }
 
     @ParameterizedTest
@@ -116,10 +116,10 @@ class WxPayChannelTest {
         CallbackRequest request = paid(8800);
         Map<String, String> headers = new HashMap<>(request.headers());
         headers.remove(header);
-        Verdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body()));
-        assertInstanceOf(Verdict.BadSignature.class, verdict);
+        ChannelVerdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body()));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, verdict);
         headers.put(header, "");
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body())));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body())));
     }
 
     @Test
@@ -129,7 +129,7 @@ class WxPayChannelTest {
         headers.remove("wechatpay-signature-type");
         accepted(channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body())), Notice.Payment.class);
         headers.put("wechatpay-signature-type", "WECHATPAY2-SM2-WITH-SM3");
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body())));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body())));
     }
 
     @Test
@@ -137,16 +137,16 @@ class WxPayChannelTest {
         CallbackRequest request = paid(8800);
         Map<String, String> headers = new HashMap<>(request.headers());
         headers.put("wechatpay-signature", "WECHATPAY/SIGNTEST/" + headers.get("wechatpay-signature"));
-        Verdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body()));
-        assertEquals(new Verdict.BadSignature("signature probe"), verdict);
-        assertEquals(401, channel.answer(CallbackOutcome.BAD_SIGNATURE).status());
+        ChannelVerdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body()));
+        assertEquals(new ChannelVerdict.BadSignature("signature probe"), verdict);
+        assertEquals(401, channel.answer(AnswerKind.BAD_SIGNATURE).status());
     }
 
     @ParameterizedTest
     @ValueSource(longs = {-301, 301, -86_400, 86_400})
     void rejectsStaleAndFutureTimestamps(long skewSeconds) {
         CallbackRequest request = signed(CallbackKind.PAYMENT, CURRENT.getPrivate(), SERIAL, T + skewSeconds, paymentBody(payment("SUCCESS", 8800)));
-        assertEquals(new Verdict.BadSignature("Wechatpay-Timestamp outside tolerance"), channel.read(request));
+        assertEquals(new ChannelVerdict.BadSignature("Wechatpay-Timestamp outside tolerance"), channel.read(request));
     }
 
     @ParameterizedTest
@@ -161,14 +161,14 @@ class WxPayChannelTest {
         CallbackRequest request = paid(8800);
         Map<String, String> headers = new HashMap<>(request.headers());
         headers.put("wechatpay-timestamp", "yesterday");
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body())));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, request.body())));
     }
 
     @Test
     void wrongApiV3KeyIsMalformedWithoutException() {
         String body = body("TRANSACTION.SUCCESS", encrypt(payment("SUCCESS", 8800), "ffffffffffffffffffffffffffffffff"));
         CallbackRequest request = signed(CallbackKind.PAYMENT, CURRENT.getPrivate(), SERIAL, T, body);
-        assertEquals(new Verdict.Malformed("resource does not decrypt"), channel.read(request));
+        assertEquals(new ChannelVerdict.Malformed("resource does not decrypt"), channel.read(request));
     }
 
     @Test
@@ -178,7 +178,7 @@ class WxPayChannelTest {
                 body("TRANSACTION.SUCCESS", "%%%not-base64"),
                 paymentBody(payment("SUCCESS", 8800)).replace("AEAD_AES_256_GCM", "AEAD_SM4_GCM")}) {
             CallbackRequest request = signed(CallbackKind.PAYMENT, CURRENT.getPrivate(), SERIAL, T, body);
-            assertInstanceOf(Verdict.Malformed.class, channel.read(request), body);
+            assertInstanceOf(ChannelVerdict.Malformed.class, channel.read(request), body);
         }
     }
 
@@ -186,7 +186,7 @@ class WxPayChannelTest {
     void otherMerchantsMchidIsMalformed() {
         String plaintext = payment("SUCCESS", 8800).replace(MCHID, "1900000002");
         CallbackRequest request = signed(CallbackKind.PAYMENT, CURRENT.getPrivate(), SERIAL, T, paymentBody(plaintext));
-        assertEquals(new Verdict.Malformed("mchid is not the configured merchant"), channel.read(request));
+        assertEquals(new ChannelVerdict.Malformed("mchid is not the configured merchant"), channel.read(request));
     }
 
     @ParameterizedTest
@@ -235,30 +235,30 @@ class WxPayChannelTest {
         assertTrue(channel.serves("default"));
         assertFalse(channel.serves("other"));
         CallbackRequest request = paid(8800);
-        Verdict verdict = channel.read(new CallbackRequest("other", CallbackKind.PAYMENT, request.headers(), request.body()));
-        assertInstanceOf(Verdict.BadSignature.class, verdict);
+        ChannelVerdict verdict = channel.read(new CallbackRequest("other", CallbackKind.PAYMENT, request.headers(), request.body()));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, verdict);
     }
 
     @Test
     void reasonsNeverCarrySignatureOrBody() {
         CallbackRequest request = signed(CallbackKind.PAYMENT, STRANGER.getPrivate(), SERIAL, T, paymentBody(payment("SUCCESS", 8800)));
-        String reason = ((Verdict.BadSignature) channel.read(request)).reason();
+        String reason = ((ChannelVerdict.BadSignature) channel.read(request)).reason();
         assertFalse(reason.contains(request.header("Wechatpay-Signature")));
         assertFalse(reason.contains("ORDER-1"));
     }
 
     @Test
     void answersInWeChatPayFormat() {
-        assertEquals(new CallbackAnswer(200, "application/json", "{\"code\":\"SUCCESS\",\"message\":\"\u6210\u529f\"}"), channel.answer(CallbackOutcome.ACCEPTED));
-        assertFail(401, channel.answer(CallbackOutcome.BAD_SIGNATURE));
-        assertFail(400, channel.answer(CallbackOutcome.MALFORMED));
-        assertFail(503, channel.answer(CallbackOutcome.BUSY));
-        assertFail(500, channel.answer(CallbackOutcome.STORE_FAILED));
-        assertFail(413, channel.answer(CallbackOutcome.TOO_LARGE));
-        assertFail(404, channel.answer(CallbackOutcome.UNKNOWN_MERCHANT));
+        assertEquals(new FormattedAnswer(200, "application/json", "{\"code\":\"SUCCESS\",\"message\":\"\u6210\u529f\"}"), channel.answer(AnswerKind.ACCEPTED));
+        assertFail(401, channel.answer(AnswerKind.BAD_SIGNATURE));
+        assertFail(400, channel.answer(AnswerKind.MALFORMED));
+        assertFail(503, channel.answer(AnswerKind.BUSY));
+        assertFail(500, channel.answer(AnswerKind.STORE_FAILED));
+        assertFail(413, channel.answer(AnswerKind.TOO_LARGE));
+        assertFail(404, channel.answer(AnswerKind.UNKNOWN_MERCHANT));
     }
 
-    private static void assertFail(int status, CallbackAnswer answer) {
+    private static void assertFail(int status, FormattedAnswer answer) {
         assertEquals(status, answer.status());
         assertEquals("application/json", answer.contentType());
         assertTrue(answer.body().startsWith("{\"code\":\"FAIL\",\"message\":\""), answer.body());

@@ -4,7 +4,7 @@ import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 
@@ -49,7 +49,7 @@ class WxPayCombineChannelTest {
                 .formatted(combineMchid, String.join(",", subOrders));
     }
 
-    private Verdict read(String pathId, String plaintext, String apiV3Key) {
+    private ChannelVerdict read(String pathId, String plaintext, String apiV3Key) {
         String body = WxPayFixture.body("TRANSACTION.SUCCESS", WxPayFixture.encrypt(plaintext, apiV3Key));
         CallbackRequest signed = WxPayFixture.signed(CallbackKind.PAYMENT, PLATFORM.getPrivate(), SERIAL, NOW.getEpochSecond(), body);
         return channel.read(new CallbackRequest(pathId, CallbackKind.PAYMENT, signed.headers(), signed.body()));
@@ -62,10 +62,10 @@ class WxPayCombineChannelTest {
 
     @Test
     void eachPaidSubOrderIsAPaymentOfItsOwnOrder() {
-        Verdict verdict = read("default", combine(MCHID, List.of(subOrder(MCHID, null, 1, "SUCCESS", 1000),
+        ChannelVerdict verdict = read("default", combine(MCHID, List.of(subOrder(MCHID, null, 1, "SUCCESS", 1000),
                 subOrder(MCHID, null, 2, "SUCCESS", 2050), subOrder(MCHID, null, 3, "NOTPAY", 300))), API_V3_KEY);
 
-        Notice.Combined combined = assertInstanceOf(Notice.Combined.class, assertInstanceOf(Verdict.Accepted.class, verdict).notice());
+        Notice.Combined combined = assertInstanceOf(Notice.Combined.class, assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice());
         assertEquals("COMBINE-1", combined.combineOutTradeNo());
         assertEquals(List.of(paid("default", 1, "10.00"), paid("default", 2, "20.50")), combined.payments());
         assertEquals(new Notice.Ignored("trade_state NOTPAY"), combined.subOrders().get(2));
@@ -73,29 +73,29 @@ class WxPayCombineChannelTest {
 
     @Test
     void aPartnersSubOrdersBelongToTheirSubMerchants() {
-        Verdict verdict = read("market", combine(SP_MCHID, List.of(subOrder(SP_MCHID, "1900000201", 1, "SUCCESS", 100),
+        ChannelVerdict verdict = read("market", combine(SP_MCHID, List.of(subOrder(SP_MCHID, "1900000201", 1, "SUCCESS", 100),
                 subOrder(SP_MCHID, "1900000202", 2, "SUCCESS", 200))), PARTNER_KEY);
 
         assertEquals(List.of(paid("shop-a", 1, "1.00"), paid("shop-b", 2, "2.00")),
-                ((Notice.Combined) ((Verdict.Accepted) verdict).notice()).payments());
+                ((Notice.Combined) ((ChannelVerdict.Accepted) verdict).notice()).payments());
     }
 
     @Test
     void aSubOrderNoMerchantOfOursOwnsHoldsTheWholeNotice() {
-        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("market",
+        assertEquals(new ChannelVerdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("market",
                 combine(SP_MCHID, List.of(subOrder(SP_MCHID, "1900000201", 1, "SUCCESS", 100),
                         subOrder(SP_MCHID, "1900000999", 2, "SUCCESS", 200))), PARTNER_KEY));
-        assertEquals(new Verdict.Malformed("a sub-order's mchid is not the configured merchant"), read("default",
+        assertEquals(new ChannelVerdict.Malformed("a sub-order's mchid is not the configured merchant"), read("default",
                 combine(MCHID, List.of(subOrder(MCHID, null, 1, "SUCCESS", 100), subOrder("1900000777", null, 2, "SUCCESS", 200))),
                 API_V3_KEY));
-        assertEquals(new Verdict.Malformed("combine_mchid is not the configured merchant"), read("default",
+        assertEquals(new ChannelVerdict.Malformed("combine_mchid is not the configured merchant"), read("default",
                 combine("1900000777", List.of(subOrder(MCHID, null, 1, "SUCCESS", 100))), API_V3_KEY));
     }
 
     /** One sub-order of a sub-merchant not configured, among known ones, holds them all: nothing of it is stored. */
     @Test
     void oneUnknownSubMerchantAmongKnownOnesHoldsTheWholeCombine() {
-        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("market",
+        assertEquals(new ChannelVerdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("market",
                 combine(SP_MCHID, List.of(subOrder(SP_MCHID, "1900000201", 1, "SUCCESS", 100),
                         subOrder(SP_MCHID, "1900000999", 2, "SUCCESS", 200),
                         subOrder(SP_MCHID, "1900000202", 3, "SUCCESS", 300))), PARTNER_KEY));
@@ -107,9 +107,9 @@ class WxPayCombineChannelTest {
      */
     @Test
     void aPartnerWithNoSubMerchantYetHoldsItsCombines() {
-        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("bare",
+        assertEquals(new ChannelVerdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("bare",
                 combine(SP_MCHID, List.of(subOrder(SP_MCHID, "1900000201", 1, "SUCCESS", 100))), PARTNER_KEY));
-        assertEquals(new Verdict.Malformed("missing sub_mchid"), read("bare",
+        assertEquals(new ChannelVerdict.Malformed("missing sub_mchid"), read("bare",
                 combine(SP_MCHID, List.of(subOrder(SP_MCHID, null, 1, "SUCCESS", 100))), PARTNER_KEY));
     }
 
@@ -119,19 +119,19 @@ class WxPayCombineChannelTest {
         for (int n = 1; n <= 51; n++) {
             fifty.add(subOrder(MCHID, null, n, "SUCCESS", n));
         }
-        assertEquals(50, ((Notice.Combined) ((Verdict.Accepted) read("default", combine(MCHID, fifty.subList(0, 50)),
+        assertEquals(50, ((Notice.Combined) ((ChannelVerdict.Accepted) read("default", combine(MCHID, fifty.subList(0, 50)),
                 API_V3_KEY)).notice()).payments().size());
-        assertEquals(new Verdict.Malformed("sub_orders is not a list of 1 to 50 orders"),
+        assertEquals(new ChannelVerdict.Malformed("sub_orders is not a list of 1 to 50 orders"),
                 read("default", combine(MCHID, fifty), API_V3_KEY));
-        assertEquals(new Verdict.Malformed("sub_orders is not a list of 1 to 50 orders"),
+        assertEquals(new ChannelVerdict.Malformed("sub_orders is not a list of 1 to 50 orders"),
                 read("default", combine(MCHID, List.of()), API_V3_KEY));
-        assertEquals(new Verdict.Malformed("total_amount is not a whole number"), read("default", combine(MCHID,
+        assertEquals(new ChannelVerdict.Malformed("total_amount is not a whole number"), read("default", combine(MCHID,
                 List.of(subOrder(MCHID, null, 1, "SUCCESS", 100).replace("total_amount", "total"))), API_V3_KEY));
     }
 
     @Test
     void aCombineWithNothingPaidIsIgnored() {
-        Notice.Combined combined = (Notice.Combined) ((Verdict.Accepted) read("default",
+        Notice.Combined combined = (Notice.Combined) ((ChannelVerdict.Accepted) read("default",
                 combine(MCHID, List.of(subOrder(MCHID, null, 1, "CLOSED", 100))), API_V3_KEY)).notice();
         assertEquals(List.of(), combined.payments());
     }

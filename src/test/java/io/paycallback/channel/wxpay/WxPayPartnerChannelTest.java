@@ -4,7 +4,7 @@ import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +32,7 @@ class WxPayPartnerChannelTest {
 
     private final WxPayChannel channel = WxPayFixture.withPartner(PLATFORM.getPublic(), SERIAL, NOW);
 
-    private Verdict read(String pathId, CallbackKind kind, String plaintext, String apiV3Key) {
+    private ChannelVerdict read(String pathId, CallbackKind kind, String plaintext, String apiV3Key) {
         String body = WxPayFixture.body(kind == CallbackKind.PAYMENT ? "TRANSACTION.SUCCESS" : "REFUND.SUCCESS",
                 WxPayFixture.encrypt(plaintext, apiV3Key));
         CallbackRequest signed = WxPayFixture.signed(kind, PLATFORM.getPrivate(), SERIAL, NOW.getEpochSecond(), body);
@@ -41,15 +41,15 @@ class WxPayPartnerChannelTest {
 
     @Test
     void aSubMerchantsPaymentIsItsMerchants() {
-        Verdict verdict = read("market", CallbackKind.PAYMENT,
+        ChannelVerdict verdict = read("market", CallbackKind.PAYMENT,
                 WxPayFixture.partnerPayment(SP_MCHID, "1900000202", "SUCCESS", 8800), PARTNER_KEY);
-        assertEquals(new Verdict.Accepted(new Notice.Payment("shop-b", ChannelId.WXPAY, "4200000001202601010000000001",
+        assertEquals(new ChannelVerdict.Accepted(new Notice.Payment("shop-b", ChannelId.WXPAY, "4200000001202601010000000001",
                 "ORDER-1", "SUCCESS", new BigDecimal("88.00"), "CNY")), verdict);
     }
 
     @Test
     void aSubMerchantsRefundIsItsMerchants() {
-        Notice.Refund refund = assertInstanceOf(Notice.Refund.class, assertInstanceOf(Verdict.Accepted.class,
+        Notice.Refund refund = assertInstanceOf(Notice.Refund.class, assertInstanceOf(ChannelVerdict.Accepted.class,
                 read("market", CallbackKind.REFUND, WxPayFixture.partnerRefund(SP_MCHID, "1900000201", "SUCCESS", 100),
                         PARTNER_KEY)).notice());
         assertEquals("shop-a", refund.merchantId());
@@ -58,19 +58,19 @@ class WxPayPartnerChannelTest {
 
     @Test
     void aSubMerchantThePartnerDoesNotServeIsHeldNotPaid() {
-        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"),
+        assertEquals(new ChannelVerdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"),
                 read("market", CallbackKind.PAYMENT, WxPayFixture.partnerPayment(SP_MCHID, "1900000999", "SUCCESS", 8800),
                         PARTNER_KEY));
     }
 
     @Test
     void aNoticeForAnotherPartnerOrADirectMerchantIsHeld() {
-        assertEquals(new Verdict.Malformed("sp_mchid is not the configured partner"), read("market", CallbackKind.PAYMENT,
+        assertEquals(new ChannelVerdict.Malformed("sp_mchid is not the configured partner"), read("market", CallbackKind.PAYMENT,
                 WxPayFixture.partnerPayment("1230000999", "1900000201", "SUCCESS", 8800), PARTNER_KEY));
-        assertEquals(new Verdict.Malformed("sp_mchid is not the configured partner"), read("market", CallbackKind.PAYMENT,
+        assertEquals(new ChannelVerdict.Malformed("sp_mchid is not the configured partner"), read("market", CallbackKind.PAYMENT,
                 WxPayFixture.payment("SUCCESS", 8800), PARTNER_KEY));
         // And a partner's notice is no direct merchant's.
-        assertEquals(new Verdict.Malformed("missing mchid"), read("default", CallbackKind.PAYMENT,
+        assertEquals(new ChannelVerdict.Malformed("missing mchid"), read("default", CallbackKind.PAYMENT,
                 WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 8800), API_V3_KEY));
     }
 
@@ -80,31 +80,31 @@ class WxPayPartnerChannelTest {
      */
     @Test
     void aPartnerWithNoSubMerchantYetHoldsEveryNotice() {
-        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("bare",
+        assertEquals(new ChannelVerdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("bare",
                 CallbackKind.PAYMENT, WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 8800), PARTNER_KEY));
-        assertEquals(new Verdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("bare",
+        assertEquals(new ChannelVerdict.Malformed("sub_mchid is not a sub-merchant configured for this partner"), read("bare",
                 CallbackKind.REFUND, WxPayFixture.partnerRefund(SP_MCHID, "1900000201", "SUCCESS", 100), PARTNER_KEY));
-        assertEquals(new Verdict.Malformed("sp_mchid is not the configured partner"), read("bare", CallbackKind.PAYMENT,
+        assertEquals(new ChannelVerdict.Malformed("sp_mchid is not the configured partner"), read("bare", CallbackKind.PAYMENT,
                 WxPayFixture.payment("SUCCESS", 8800).replace(WxPayFixture.MCHID, SP_MCHID), PARTNER_KEY));
     }
 
     @Test
     void eachIsDecryptedWithItsOwnKey() {
-        assertEquals(new Verdict.Malformed("resource does not decrypt"), read("market", CallbackKind.PAYMENT,
+        assertEquals(new ChannelVerdict.Malformed("resource does not decrypt"), read("market", CallbackKind.PAYMENT,
                 WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 8800), API_V3_KEY));
     }
 
     @Test
     void aSubMerchantsOwnPathTakesOnlyItsOwnNotices() {
-        assertEquals("shop-a", ((Notice.Payment) ((Verdict.Accepted) read("shop-a", CallbackKind.PAYMENT,
+        assertEquals("shop-a", ((Notice.Payment) ((ChannelVerdict.Accepted) read("shop-a", CallbackKind.PAYMENT,
                 WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 1), PARTNER_KEY)).notice()).merchantId());
-        assertInstanceOf(Verdict.Malformed.class, read("shop-a", CallbackKind.PAYMENT,
+        assertInstanceOf(ChannelVerdict.Malformed.class, read("shop-a", CallbackKind.PAYMENT,
                 WxPayFixture.partnerPayment(SP_MCHID, "1900000202", "SUCCESS", 1), PARTNER_KEY));
     }
 
     @Test
     void anUnpaidStateIsIgnoredOnlyOnceTheSubMerchantIsKnown() {
-        assertInstanceOf(Notice.Ignored.class, assertInstanceOf(Verdict.Accepted.class, read("market",
+        assertInstanceOf(Notice.Ignored.class, assertInstanceOf(ChannelVerdict.Accepted.class, read("market",
                 CallbackKind.PAYMENT, WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "NOTPAY", 1), PARTNER_KEY)).notice());
     }
 
@@ -112,8 +112,8 @@ class WxPayPartnerChannelTest {
     void aStoredNoticeIsReadAgainForItsMerchant() {
         String body = WxPayFixture.body("TRANSACTION.SUCCESS",
                 WxPayFixture.encrypt(WxPayFixture.partnerPayment(SP_MCHID, "1900000201", "SUCCESS", 1), PARTNER_KEY));
-        Verdict verdict = channel.parseStored(new CallbackRequest("shop-a", CallbackKind.PAYMENT, Map.of(),
+        ChannelVerdict verdict = channel.parseStored(new CallbackRequest("shop-a", CallbackKind.PAYMENT, Map.of(),
                 body.getBytes(StandardCharsets.UTF_8)));
-        assertEquals("shop-a", ((Notice.Payment) ((Verdict.Accepted) verdict).notice()).merchantId());
+        assertEquals("shop-a", ((Notice.Payment) ((ChannelVerdict.Accepted) verdict).notice()).merchantId());
     }
 }

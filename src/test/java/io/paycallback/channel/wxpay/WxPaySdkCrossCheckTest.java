@@ -12,7 +12,7 @@ import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.TestKeys;
-import io.paycallback.channel.Verdict;
+import io.paycallback.channel.ChannelVerdict;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -68,7 +68,7 @@ class WxPaySdkCrossCheckTest {
         CallbackRequest request = WxPayFixture.signed(CallbackKind.PAYMENT, PLATFORM.getPrivate(), SERIAL, NOW.getEpochSecond(), body);
 
         Transaction transaction = sdk.parse(sdkParam(request), Transaction.class);
-        Notice.Payment payment = (Notice.Payment) assertInstanceOf(Verdict.Accepted.class, channel.read(request)).notice();
+        Notice.Payment payment = (Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class, channel.read(request)).notice();
 
         assertEquals(transaction.getOutTradeNo(), payment.outTradeNo());
         assertEquals(transaction.getTransactionId(), payment.channelTradeNo());
@@ -83,7 +83,7 @@ class WxPaySdkCrossCheckTest {
         CallbackRequest request = WxPayFixture.signed(CallbackKind.REFUND, PLATFORM.getPrivate(), SERIAL, NOW.getEpochSecond(), body);
 
         RefundNotification notification = sdk.parse(sdkParam(request), RefundNotification.class);
-        Notice.Refund refund = (Notice.Refund) assertInstanceOf(Verdict.Accepted.class, channel.read(request)).notice();
+        Notice.Refund refund = (Notice.Refund) assertInstanceOf(ChannelVerdict.Accepted.class, channel.read(request)).notice();
 
         assertEquals(notification.getOutRefundNo(), refund.refundNo());
         assertEquals(notification.getRefundId(), refund.channelRefundId());
@@ -109,7 +109,7 @@ class WxPaySdkCrossCheckTest {
 
         com.wechat.pay.java.service.partnerpayments.jsapi.model.Transaction transaction =
                 partnerSdk.parse(sdkParam(signed), com.wechat.pay.java.service.partnerpayments.jsapi.model.Transaction.class);
-        Notice.Payment payment = (Notice.Payment) assertInstanceOf(Verdict.Accepted.class, partner.read(
+        Notice.Payment payment = (Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class, partner.read(
                 new CallbackRequest("market", CallbackKind.PAYMENT, signed.headers(), signed.body()))).notice();
 
         assertEquals("1230000109", transaction.getSpMchid());
@@ -133,9 +133,9 @@ class WxPaySdkCrossCheckTest {
         Map<String, String> headers = new HashMap<>(WxPayFixture.headers(SERIAL, timestamp, signature));
         headers.put("wechatpay-nonce", nonce);
 
-        Verdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, body.getBytes(StandardCharsets.UTF_8)));
+        ChannelVerdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, body.getBytes(StandardCharsets.UTF_8)));
 
-        assertEquals(new BigDecimal("0.01"), ((Notice.Payment) assertInstanceOf(Verdict.Accepted.class, verdict).notice()).amount());
+        assertEquals(new BigDecimal("0.01"), ((Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice()).amount());
     }
 
     @Test
@@ -155,6 +155,6 @@ class WxPaySdkCrossCheckTest {
                 body.replace("EV-018", "EV-666").getBytes(StandardCharsets.UTF_8));
 
         assertThrows(RuntimeException.class, () -> sdk.parse(sdkParam(tampered), Transaction.class));
-        assertInstanceOf(Verdict.BadSignature.class, channel.read(tampered));
+        assertInstanceOf(ChannelVerdict.BadSignature.class, channel.read(tampered));
     }
 }

@@ -2,8 +2,11 @@ package io.paycallback.delivery;
 
 import java.util.Locale;
 
-/** The operator actions on a destination, each audited by whoever calls them (see {@link ActionAudit}). */
-public enum DestinationAction {
+/**
+ * The changes an operator makes to a destination, as the delivery package names them for the audit: each audited by
+ * whoever calls them (see {@link ActionAudit}).
+ */
+public enum DestinationAuditAction {
     /** Stop delivering to it: its events wait, parked, until it is enabled. */
     DISABLE,
     /** Deliver to it again: its circuit closes and its waiting events are due at once. */

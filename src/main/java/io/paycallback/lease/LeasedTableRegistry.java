@@ -14,12 +14,12 @@ import java.util.Optional;
  * here the way a scheduler finds a task by its name.
  */
 @ApplicationScoped
-public class LeasedTables {
+public class LeasedTableRegistry {
 
     private final Map<LeasedTable, LeaseHandler> handlers = new HashMap<>();
     private final List<LeasedTable> all;
 
-    public LeasedTables(@All List<LeaseHandler> handlers) {
+    public LeasedTableRegistry(@All List<LeaseHandler> handlers) {
         for (LeaseHandler handler : handlers) {
             LeaseHandler other = this.handlers.put(handler.table(), handler);
             if (other != null) {

@@ -1,11 +1,11 @@
 package io.paycallback.channel;
 
 /**
- * What happened to a callback, and the answer table of docs/architecture.md: the same HTTP status for every
- * provider (each provider's {@link AnswerFormat} writes the body, and Stripe answers a bad signature 400), so that
- * "stored" is the only success and everything else makes the provider push again.
+ * The kind of answer a callback gets, whatever its provider: the answer table of docs/architecture.md, the same HTTP
+ * status for every provider (each provider's {@link AnswerFormat} writes the body, and Stripe answers a bad signature
+ * 400), so that "stored" is the only success and everything else makes the provider push again.
  */
-public enum CallbackOutcome {
+public enum AnswerKind {
     /** Reserved now, already reserved, or acknowledged and ignored. */
     ACCEPTED(200, "ok"),
     BAD_SIGNATURE(401, "signature verification failed"),
@@ -21,7 +21,7 @@ public enum CallbackOutcome {
     private final int status;
     private final String phrase;
 
-    CallbackOutcome(int status, String phrase) {
+    AnswerKind(int status, String phrase) {
         this.status = status;
         this.phrase = phrase;
     }

@@ -22,12 +22,12 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * What an operator does with a destination, written once for the admin API and the console: its read model, disable,
- * enable, probe now, and replay since a time (a dry run first). Every change is audited by the caller's
- * {@link ActionAudit} inside the transaction that makes it.
+ * The delivery package's side of what an operator does with a destination (the operator's use case is
+ * ops/DestinationActions): its read model, disable, enable, probe now, and replay since a time (a dry run first). Every
+ * change is audited by the caller's {@link ActionAudit} inside the transaction that makes it.
  */
 @ApplicationScoped
-public class DestinationOperations {
+public class DestinationControls {
 
     static final String LAST_ID = "SELECT COALESCE(MAX(id), 0) FROM outbox";
     // Delivered and dead events of the destination since the time. next_retry_at is never before created_at, so the
@@ -77,7 +77,7 @@ public class DestinationOperations {
     private final Map<String, List<String>> typesOf = new TreeMap<>();
     private final int batchSize;
 
-    public DestinationOperations(Pool pool, Destinations destinations, DestinationCircuits circuits,
+    public DestinationControls(Pool pool, Destinations destinations, DestinationCircuits circuits,
                                  DestinationBacklog backlog, OutboxRelay relay, Clock clock, OutboxConfig outboxConfig,
                                  RequeueConfig config) {
         this.pool = pool;
@@ -150,7 +150,7 @@ public class DestinationOperations {
             return Uni.createFrom().item(new DestinationResults.Change.Unknown(name));
         }
         return circuits.disableByOperator(name, "disabled by an operator",
-                        tx -> audit.record(tx, DestinationAction.DISABLE, target(name), 1))
+                        tx -> audit.record(tx, DestinationAuditAction.DISABLE, target(name), 1))
                 .flatMap(entry -> changed(name, entry));
     }
 
@@ -159,7 +159,7 @@ public class DestinationOperations {
         if (destinations.get(name).isEmpty()) {
             return Uni.createFrom().item(new DestinationResults.Change.Unknown(name));
         }
-        return circuits.enable(name, tx -> audit.record(tx, DestinationAction.ENABLE, target(name), 1))
+        return circuits.enable(name, tx -> audit.record(tx, DestinationAuditAction.ENABLE, target(name), 1))
                 .flatMap(entry -> changed(name, entry));
     }
 
@@ -182,7 +182,7 @@ public class DestinationOperations {
             if (circuits.state(name).delivers()) {
                 return get(name).map(view -> (DestinationResults.Probe) new DestinationResults.Probe.NotNeeded(view.orElseThrow()));
             }
-            return pool.withTransaction(tx -> audit.record(tx, DestinationAction.PROBE, target(name), 1))
+            return pool.withTransaction(tx -> audit.record(tx, DestinationAuditAction.PROBE, target(name), 1))
                     .flatMap(entry -> relay.probe(name, true).flatMap(outcome -> get(name).map(Optional::orElseThrow)
                             .map(view -> probed(view, outcome, entry))));
         });
@@ -305,7 +305,7 @@ public class DestinationOperations {
     private Uni<Long> audited(SqlClient tx, ActionAudit audit, Progress progress, DestinationResults.ReplayPlan plan,
                               long rows) {
         if (progress.entry == null) {
-            return audit.record(tx, DestinationAction.REPLAY, target(plan.destination()) + " since=" + plan.since()
+            return audit.record(tx, DestinationAuditAction.REPLAY, target(plan.destination()) + " since=" + plan.since()
                     + " upToId=" + plan.upToId(), rows).invoke(entry -> progress.entry = entry);
         }
         return audit.addRows(tx, progress.entry, rows).replaceWith(progress.entry);

@@ -7,10 +7,11 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * The two idempotency tables, each with the kind of notice it holds, its leased table and its name in the admin API.
+ * The two callback log tables, pay_callback_log and refund_callback_log, which are the idempotency tables: each with
+ * the kind of notice it holds, its leased table and its name in the admin API.
  * Payments and refunds never share one: their unique keys would collide.
  */
-public enum CallbackLog {
+public enum CallbackTable {
     PAYMENT(CallbackKind.PAYMENT, "pay_callback_log", "payment"),
     REFUND(CallbackKind.REFUND, "refund_callback_log", "refund");
 
@@ -18,7 +19,7 @@ public enum CallbackLog {
     private final LeasedTable leased;
     private final String apiName;
 
-    CallbackLog(CallbackKind kind, String table, String apiName) {
+    CallbackTable(CallbackKind kind, String table, String apiName) {
         this.kind = kind;
         this.leased = new LeasedTable(table, apiName, LeasedTable.Lateness.SINCE_ARRIVAL);
         this.apiName = apiName;
@@ -46,11 +47,11 @@ public enum CallbackLog {
     }
 
     /** The callback log that is this leased table, if it is one. */
-    public static Optional<CallbackLog> of(LeasedTable table) {
+    public static Optional<CallbackTable> of(LeasedTable table) {
         return Arrays.stream(values()).filter(log -> log.leased.equals(table)).findFirst();
     }
 
-    public static Optional<CallbackLog> fromApiName(String name) {
+    public static Optional<CallbackTable> fromApiName(String name) {
         return Arrays.stream(values()).filter(log -> log.apiName.equals(name)).findFirst();
     }
 }

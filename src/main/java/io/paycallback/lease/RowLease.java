@@ -6,10 +6,10 @@ package io.paycallback.lease;
  *
  * @param failures how many tries of this row have failed before this one
  */
-public record Lease(LeasedTable table, long id, String token, int failures) implements Leased {
+public record RowLease(LeasedTable table, long id, String token, int failures) implements LeasedRow {
 
     @Override
-    public Lease lease() {
+    public RowLease lease() {
         return this;
     }
 }

@@ -6,13 +6,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Optional;
 
-/** The operator actions that changed state, newest first. */
+/** The operator's listing of the {@link AuditLog}: the operator actions that changed state, newest first. */
 @ApplicationScoped
-public class AuditTrail {
+public class AuditLogListing {
 
     private final AuditLog audit;
 
-    public AuditTrail(AuditLog audit) {
+    public AuditLogListing(AuditLog audit) {
         this.audit = audit;
     }
 

@@ -19,12 +19,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Lease, finish, reschedule and bury rows of any {@link LeasedTable}. Time is the database's ({@code NOW(3)}), so
- * instances with drifting clocks still agree on what is due. Losing a race for a lease is not an error: it just
- * yields nothing. Every write after the lease is fenced by the token and by {@code status = 0}.
+ * The lease statements: lease, finish, reschedule and bury rows of any {@link LeasedTable}. Time is the database's
+ * ({@code NOW(3)}), so instances with drifting clocks still agree on what is due. Losing a race for a lease is not an
+ * error: it just yields nothing. Every write after the lease is fenced by the token and by {@code status = 0}.
  */
 @ApplicationScoped
-public class Leases {
+public class LeaseStatements {
 
     private static final String LEASE_DUE = """
             UPDATE %s SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
@@ -79,7 +79,7 @@ public class Leases {
     private final Pool pool;
     private final Map<LeasedTable, Statements> statements = new ConcurrentHashMap<>();
 
-    public Leases(Pool pool) {
+    public LeaseStatements(Pool pool) {
         this.pool = pool;
     }
 
@@ -88,7 +88,7 @@ public class Leases {
      * finish can meet it in a deadlock over the index range; that is a race, not an error: the statement is tried
      * again a couple of times, then this scan leases nothing and the next one looks again.
      */
-    public Uni<List<Lease>> leaseDue(LeasedTable table, int limit, Duration leaseTime) {
+    public Uni<List<RowLease>> leaseDue(LeasedTable table, int limit, Duration leaseTime) {
         return leaseDue(table, leaseTime, statements(table).leaseDue, Tuple.of(limit));
     }
 
@@ -97,13 +97,13 @@ public class Leases {
      * tried fails (a lock contest, {@link MySqlErrors#isLockContest}) instead of leasing nothing: the lane's rows are due,
      * and the caller must see that they are still to be leased.
      */
-    public Uni<List<Lease>> leaseDue(LeasedTable table, int limit, Duration leaseTime, Lanes lanes, String lane) {
+    public Uni<List<RowLease>> leaseDue(LeasedTable table, int limit, Duration leaseTime, Lanes lanes, String lane) {
         return leaseOrContest(table, leaseTime, LEASE_DUE_IN_LANE.formatted(table.table(), lanes.column()),
                 Tuple.of(lane, limit));
     }
 
     /** {@link #leaseDue(LeasedTable, int, Duration)} of the rows of none of the lanes. */
-    public Uni<List<Lease>> leaseDueOutside(LeasedTable table, int limit, Duration leaseTime, Lanes lanes) {
+    public Uni<List<RowLease>> leaseDueOutside(LeasedTable table, int limit, Duration leaseTime, Lanes lanes) {
         if (lanes.room().isEmpty()) {
             return leaseDue(table, limit, leaseTime);
         }
@@ -113,12 +113,12 @@ public class Leases {
                 String.join(", ", Collections.nCopies(lanes.room().size(), "?"))), params.addInteger(limit));
     }
 
-    private Uni<List<Lease>> leaseDue(LeasedTable table, Duration leaseTime, String leaseSql, Tuple params) {
+    private Uni<List<RowLease>> leaseDue(LeasedTable table, Duration leaseTime, String leaseSql, Tuple params) {
         return leaseOrContest(table, leaseTime, leaseSql, params).onFailure(MySqlErrors::isLockContest).recoverWithItem(List.of());
     }
 
     /** Fails with the lock contest when the statement lost its race every time it was tried. */
-    private Uni<List<Lease>> leaseOrContest(LeasedTable table, Duration leaseTime, String leaseSql, Tuple params) {
+    private Uni<List<RowLease>> leaseOrContest(LeasedTable table, Duration leaseTime, String leaseSql, Tuple params) {
         String token = UUID.randomUUID().toString();
         Statements sql = statements(table);
         Tuple values = Tuple.of(token, TimeUnit.MICROSECONDS.convert(leaseTime));
@@ -128,34 +128,34 @@ public class Leases {
         return pool.preparedQuery(leaseSql).execute(values)
                 .onFailure(MySqlErrors::isLockContest).retry().atMost(LOCK_CONTEST_RETRIES)
                 .flatMap(updated -> updated.rowCount() == 0
-                        ? Uni.createFrom().item(List.<Lease>of())
+                        ? Uni.createFrom().item(List.<RowLease>of())
                         : pool.preparedQuery(sql.leasedBy).execute(Tuple.of(token)).map(rows -> {
-                            List<Lease> leases = new ArrayList<>();
+                            List<RowLease> leases = new ArrayList<>();
                             for (Row row : rows) {
-                                leases.add(new Lease(table, row.getLong("id"), token, row.getInteger("retry_count")));
+                                leases.add(new RowLease(table, row.getLong("id"), token, row.getInteger("retry_count")));
                             }
                             return leases;
                         }));
     }
 
     /** Leases one row if it is due; empty when somebody else has it or it is done. */
-    public Uni<Optional<Lease>> leaseOne(LeasedTable table, long id, Duration leaseTime) {
+    public Uni<Optional<RowLease>> leaseOne(LeasedTable table, long id, Duration leaseTime) {
         String token = UUID.randomUUID().toString();
         Statements sql = statements(table);
         return pool.preparedQuery(sql.leaseOne).execute(Tuple.of(token, TimeUnit.MICROSECONDS.convert(leaseTime), id))
                 .flatMap(updated -> updated.rowCount() == 0
-                        ? Uni.createFrom().item(Optional.<Lease>empty())
+                        ? Uni.createFrom().item(Optional.<RowLease>empty())
                         : pool.preparedQuery(sql.retryCount).execute(Tuple.of(id, token))
                         .map(rows -> {
                             var iterator = rows.iterator();
                             return iterator.hasNext()
-                                    ? Optional.of(new Lease(table, id, token, iterator.next().getInteger(0)))
-                                    : Optional.<Lease>empty();
+                                    ? Optional.of(new RowLease(table, id, token, iterator.next().getInteger(0)))
+                                    : Optional.<RowLease>empty();
                         }));
     }
 
     /** Marks the row done, inside the caller's transaction; fails with {@link LeaseLostException} if the lease is gone. */
-    public Uni<Void> finish(SqlClient client, Lease lease) {
+    public Uni<Void> finish(SqlClient client, RowLease lease) {
         return fenced(client, statements(lease.table()).finish, Tuple.of(lease.id(), lease.token()), lease);
     }
 
@@ -163,7 +163,7 @@ public class Leases {
      * Marks every row done with one statement, fenced per row by its own token: fails with {@link LeaseLostException}
      * (and the caller's transaction must roll back) unless every one of them was still held.
      */
-    public Uni<Void> finishAll(SqlClient client, List<Lease> held) {
+    public Uni<Void> finishAll(SqlClient client, List<RowLease> held) {
         if (held.size() == 1) {
             return finish(client, held.get(0));
         }
@@ -227,26 +227,26 @@ public class Leases {
     }
 
     /** A held row to finish and its values for the finish's {@link RowColumn}s, in their order. */
-    public record Finishing(Lease lease, List<Object> values) {
+    public record Finishing(RowLease lease, List<Object> values) {
     }
 
     /**
      * Gives the row back for another try after {@code delay} without counting this one: the try lost a lock contest
      * (a deadlock, a lock wait timeout), which says nothing about the row.
      */
-    public Uni<Void> release(SqlClient client, Lease lease, Duration delay, String error) {
+    public Uni<Void> release(SqlClient client, RowLease lease, Duration delay, String error) {
         return fenced(client, statements(lease.table()).release,
                 Tuple.of(TimeUnit.MICROSECONDS.convert(delay), truncate(error), lease.id(), lease.token()), lease);
     }
 
     /** Counts a failed try and sets the next one {@code delay} from now. */
-    public Uni<Void> reschedule(SqlClient client, Lease lease, Duration delay, String error) {
+    public Uni<Void> reschedule(SqlClient client, RowLease lease, Duration delay, String error) {
         return fenced(client, statements(lease.table()).reschedule,
                 Tuple.of(TimeUnit.MICROSECONDS.convert(delay), truncate(error), lease.id(), lease.token()), lease);
     }
 
     /** Gives up on the row: status 2, a dead letter for a person. */
-    public Uni<Void> bury(SqlClient client, Lease lease, String error) {
+    public Uni<Void> bury(SqlClient client, RowLease lease, String error) {
         return fenced(client, statements(lease.table()).bury, Tuple.of(truncate(error), lease.id(), lease.token()), lease);
     }
 
@@ -259,7 +259,7 @@ public class Leases {
         return statements.computeIfAbsent(table, named -> new Statements(named.table()));
     }
 
-    private static Uni<Void> fenced(SqlClient client, String sql, Tuple params, Lease lease) {
+    private static Uni<Void> fenced(SqlClient client, String sql, Tuple params, RowLease lease) {
         return client.preparedQuery(sql).execute(params).map(updated -> {
             if (updated.rowCount() != 1) {
                 throw new LeaseLostException(lease);
