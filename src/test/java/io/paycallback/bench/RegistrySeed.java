@@ -56,18 +56,32 @@ public final class RegistrySeed {
 
     private final SecureRandom random = new SecureRandom();
     private final KeyEncryptionKeys.Key kek;
-    private final String publicKey;
-    private final String privateKeyPem;
+    private final byte[] publicKey;
+    private final byte[] privateKey;
+    private int keysWritten;
 
     private RegistrySeed(KeyEncryptionKeys.Key kek) throws Exception {
         this.kek = kek;
         KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
         generator.initialize(2048);
         KeyPair pair = generator.generateKeyPair();
-        this.publicKey = Base64.getEncoder().encodeToString(pair.getPublic().getEncoded());
-        this.privateKeyPem = "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder(64, new byte[]{'\n'}).encodeToString(pair.getPrivate().getEncoded())
-                + "\n-----END PRIVATE KEY-----\n";
+        this.publicKey = pair.getPublic().getEncoded();
+        this.privateKey = pair.getPrivate().getEncoded();
+    }
+
+    /**
+     * One key pair for every account (generating twenty thousand would take the seed minutes), but each account's text
+     * of it is its own: base64 wrapped at a width of its own, as operators paste keys. The service then parses and holds
+     * one key object per account, as it would with keys of their own, and nothing is shared that real keys would not
+     * share.
+     */
+    private String pasted(byte[] der, String begin, String end) {
+        int n = keysWritten++;
+        int width = 40 + n % 37;
+        int extraBreak = 1 + (n / 37) % 300;
+        StringBuilder wrapped = new StringBuilder(Base64.getMimeEncoder(width, new byte[]{'\n'}).encodeToString(der));
+        wrapped.insert(Math.min(extraBreak, wrapped.length()), '\n');
+        return begin == null ? wrapped.toString() : begin + "\n" + wrapped + "\n" + end + "\n";
     }
 
     public static void main(String[] args) throws Exception {
@@ -138,7 +152,8 @@ public final class RegistrySeed {
 
     private ProviderKeys wxpay(String mchid) {
         return new AccountRequest(null, null, null, null, mchid, text(32),
-                Map.of("PUB_KEY_ID_01" + mchid + "0000000001", publicKey), hex(40), privateKeyPem, null, null, null,
+                Map.of("PUB_KEY_ID_01" + mchid + "0000000001", pasted(publicKey, null, null)), hex(40),
+                pasted(privateKey, "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----"), null, null, null,
                 null, null).platformKeys(ChannelId.WXPAY);
     }
 
