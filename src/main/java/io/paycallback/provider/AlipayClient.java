@@ -6,6 +6,10 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.alipay.AlipayChannel;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.mutiny.ext.web.client.WebClient;
@@ -150,9 +154,10 @@ public final class AlipayClient implements ProviderApi {
             Optional<Notice.Refund> settled = Optional.empty();
             if ("Y".equals(fields.get("fund_change"))) {
                 String refundFee = fields.get("refund_fee");
-                settled = Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.ALIPAY, refund.refundNo(), null,
-                        refund.channelTradeNo(), refund.outTradeNo(), Notice.RefundResult.SUCCEEDED, refund.amount(),
-                        refundFee == null ? null : new BigDecimal(refundFee).setScale(2), refund.currency()));
+                settled = Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.ALIPAY, new RefundNo(refund.refundNo()),
+                        null, ChannelTradeNo.ofNullable(refund.channelTradeNo()), OutTradeNo.ofNullable(refund.outTradeNo()),
+                        Notice.RefundResult.SUCCEEDED, new Money(refund.amount(), refund.currency()),
+                        refundFee == null ? null : new Money(new BigDecimal(refundFee).setScale(2), refund.currency())));
             }
             return new RefundAnswer(null, settled, answer.body());
         });
@@ -201,8 +206,9 @@ public final class AlipayClient implements ProviderApi {
                         "refund query answer without refund_amount or for another out_request_no"));
             }
             BigDecimal own = Parsing.read(PROVIDER, () -> AlipayChannel.yuan(amount, "refund_amount"));
-            return Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.ALIPAY, refund.refundNo(), null,
-                    refund.channelTradeNo(), refund.outTradeNo(), Notice.RefundResult.SUCCEEDED, own, null, "CNY"));
+            return Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.ALIPAY, new RefundNo(refund.refundNo()), null,
+                    ChannelTradeNo.ofNullable(refund.channelTradeNo()), OutTradeNo.ofNullable(refund.outTradeNo()),
+                    Notice.RefundResult.SUCCEEDED, new Money(own, "CNY"), null));
         });
     }
 

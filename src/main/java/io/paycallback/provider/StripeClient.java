@@ -6,6 +6,7 @@ import io.paycallback.channel.JsonFields;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.stripe.StripeChannel;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.OutTradeNo;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.Money;
 import io.smallrye.mutiny.Multi;
@@ -109,7 +110,7 @@ public final class StripeClient implements ProviderApi {
                 state = paymentIntent.path("status").asText("unknown");
                 if ("succeeded".equals(state)) {
                     Notice notice = Parsing.read(PROVIDER, () -> StripeChannel.payment(merchantId, paymentIntent));
-                    if (notice instanceof Notice.Payment payment && payment.outTradeNo().equals(outTradeNo)) {
+                    if (notice instanceof Notice.Payment payment && payment.outTradeNo().value().equals(outTradeNo)) {
                         return new PaymentAnswer.Paid(payment, paymentIntent.toString().getBytes(StandardCharsets.UTF_8));
                     }
                 }
@@ -195,7 +196,8 @@ public final class StripeClient implements ProviderApi {
                 .putHeader("Idempotency-Key", refund.refundNo());
         return call(refund.merchantId(), request, form.getBytes(StandardCharsets.UTF_8)).map(response -> {
             JsonNode object = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer"));
-            Notice notice = Parsing.read(PROVIDER, () -> StripeChannel.refund(refund.merchantId(), object, refund.outTradeNo()));
+            Notice notice = Parsing.read(PROVIDER,
+                    () -> StripeChannel.refund(refund.merchantId(), object, OutTradeNo.ofNullable(refund.outTradeNo())));
             Optional<Notice.Refund> settled = notice instanceof Notice.Refund done ? Optional.of(done) : Optional.empty();
             return new RefundAnswer(object.path("id").asText(null), settled, response.body());
         });
@@ -210,7 +212,8 @@ public final class StripeClient implements ProviderApi {
         var request = http.requestAbs(HttpMethod.GET, baseUrl + "/v1/refunds/" + encode(channelRefundId));
         return call(refund.merchantId(), request, null).map(response -> {
             JsonNode object = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer"));
-            Notice notice = Parsing.read(PROVIDER, () -> StripeChannel.refund(refund.merchantId(), object, refund.outTradeNo()));
+            Notice notice = Parsing.read(PROVIDER,
+                    () -> StripeChannel.refund(refund.merchantId(), object, OutTradeNo.ofNullable(refund.outTradeNo())));
             return notice instanceof Notice.Refund done ? Optional.of(done) : Optional.empty();
         });
     }

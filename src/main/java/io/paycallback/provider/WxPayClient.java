@@ -8,6 +8,9 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.wxpay.WxPayChannel;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.Money;
 import io.smallrye.mutiny.Uni;
@@ -365,9 +368,9 @@ public final class WxPayClient implements ProviderApi {
         }
         // The answer's own currency, so that the caller's check against the refund compares the provider's word.
         String currency = answer.path("amount").path("currency").asText("CNY");
-        return Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.WXPAY, refund.refundNo(), refundId,
-                refund.channelTradeNo(), refund.outTradeNo(), result,
-                Parsing.read(PROVIDER, () -> Money.fromMinorUnits(refunded, currency)), null, currency));
+        return Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.WXPAY, new RefundNo(refund.refundNo()), refundId,
+                ChannelTradeNo.ofNullable(refund.channelTradeNo()), OutTradeNo.ofNullable(refund.outTradeNo()), result,
+                new Money(Parsing.read(PROVIDER, () -> Money.fromMinorUnits(refunded, currency)), currency), null));
     }
 
     private Uni<ProviderHttp.Response> call(String merchantId, Keys keys, HttpMethod method, String url, String body) {

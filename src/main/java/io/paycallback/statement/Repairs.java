@@ -61,7 +61,7 @@ public class Repairs {
 
     private String payment(ProviderClient client, Discrepancy found, Duration timeout) {
         PaymentAnswer answer = client.queryPayment(OrderRef.of(found.merchantId(), found.outTradeNo())).await().atMost(timeout);
-        if (answer instanceof PaymentAnswer.Paid paid && paid.payment().channelTradeNo().equals(found.tradeNo())) {
+        if (answer instanceof PaymentAnswer.Paid paid && paid.payment().channelTradeNo().value().equals(found.tradeNo())) {
             Reservation stored = inbox.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.STATEMENT,
                             Traceparent.current())
                     .await().atMost(timeout);

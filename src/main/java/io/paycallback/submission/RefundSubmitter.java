@@ -188,18 +188,18 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
      */
     static Optional<String> mismatch(Refunds.Request refund, Notice.Refund answer) {
         boolean sameCurrency = refund.currency().equalsIgnoreCase(answer.currency());
-        boolean sameAmount = answer.amount() == null || refund.amount().compareTo(answer.amount()) == 0;
+        boolean sameAmount = answer.amount() == null || refund.amount().compareTo(answer.amount().amount()) == 0;
         if (sameCurrency && sameAmount) {
             return Optional.empty();
         }
         return Optional.of("amount mismatch: refund " + refund.amount().toPlainString() + " " + refund.currency()
-                + ", provider answered " + (answer.amount() == null ? "-" : answer.amount().toPlainString()) + " "
+                + ", provider answered " + (answer.amount() == null ? "-" : answer.amount().amount().toPlainString()) + " "
                 + answer.currency());
     }
 
     private static String said(Notice.Refund settled) {
         return settled.result().name().toLowerCase(Locale.ROOT)
-                + (settled.amount() == null ? "" : " " + settled.amount().toPlainString() + " " + settled.currency());
+                + (settled.amount() == null ? "" : " " + settled.amount().amount().toPlainString() + " " + settled.currency());
     }
 
     private Duration delay(Lease lease) {
