@@ -6,6 +6,7 @@ import io.paycallback.channel.JsonFields;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.stripe.StripeChannel;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
 import io.paycallback.trade.OutTradeNo;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.Money;
@@ -103,14 +104,14 @@ public final class StripeClient implements ProviderApi {
     @Override
     public Uni<PaymentAnswer> queryPayment(OrderRef order) {
         String merchantId = order.merchantId();
-        String outTradeNo = order.outTradeNo();
+        OutTradeNo outTradeNo = order.outTradeNo();
         return search(merchantId, outTradeNo).map(found -> {
             String state = "none";
             for (JsonNode paymentIntent : found) {
                 state = paymentIntent.path("status").asText("unknown");
                 if ("succeeded".equals(state)) {
                     Notice notice = Parsing.read(PROVIDER, () -> StripeChannel.payment(merchantId, paymentIntent));
-                    if (notice instanceof Notice.Payment payment && payment.outTradeNo().value().equals(outTradeNo)) {
+                    if (notice instanceof Notice.Payment payment && payment.outTradeNo().equals(outTradeNo)) {
                         return new PaymentAnswer.Paid(payment, paymentIntent.toString().getBytes(StandardCharsets.UTF_8));
                     }
                 }
@@ -120,8 +121,8 @@ public final class StripeClient implements ProviderApi {
     }
 
     /** The PaymentIntents whose metadata names our order (Stripe has no lookup by our number). */
-    private Uni<JsonNode> search(String merchantId, String outTradeNo) {
-        String query = "metadata['out_trade_no']:'" + outTradeNo.replace("'", "\\'") + "'";
+    private Uni<JsonNode> search(String merchantId, OutTradeNo outTradeNo) {
+        String query = "metadata['out_trade_no']:'" + outTradeNo.value().replace("'", "\\'") + "'";
         var request = http.requestAbs(HttpMethod.GET, baseUrl + "/v1/payment_intents/search?query=" + encode(query));
         return call(merchantId, request, null)
                 .map(response -> Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer")).path("data"));
@@ -135,7 +136,7 @@ public final class StripeClient implements ProviderApi {
     @Override
     public Uni<CloseAnswer> closePayment(OrderRef order) {
         String merchantId = order.merchantId();
-        String outTradeNo = order.outTradeNo();
+        OutTradeNo outTradeNo = order.outTradeNo();
         return search(merchantId, outTradeNo).flatMap(found -> {
             List<String> open = new ArrayList<>();
             for (JsonNode paymentIntent : found) {
@@ -185,19 +186,18 @@ public final class StripeClient implements ProviderApi {
 
     @Override
     public Uni<RefundAnswer> submitRefund(RefundOrder refund) {
-        long minor = Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.amount(), refund.currency()));
-        String form = "payment_intent=" + encode(refund.channelTradeNo())
+        long minor = Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.amount().amount(), refund.currency()));
+        String form = "payment_intent=" + encode(ChannelTradeNo.valueOrNull(refund.channelTradeNo()))
                 + "&amount=" + minor
                 + "&reason=" + ("paid_twice".equals(refund.reason()) ? "duplicate" : "requested_by_customer")
-                + "&metadata[out_refund_no]=" + encode(refund.refundNo())
-                + "&metadata[out_trade_no]=" + encode(refund.outTradeNo());
+                + "&metadata[out_refund_no]=" + encode(refund.refundNo().value())
+                + "&metadata[out_trade_no]=" + encode(OutTradeNo.valueOrNull(refund.outTradeNo()));
         var request = http.requestAbs(HttpMethod.POST, baseUrl + "/v1/refunds")
                 .putHeader("Content-Type", "application/x-www-form-urlencoded")
-                .putHeader("Idempotency-Key", refund.refundNo());
+                .putHeader("Idempotency-Key", refund.refundNo().value());
         return call(refund.merchantId(), request, form.getBytes(StandardCharsets.UTF_8)).map(response -> {
             JsonNode object = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer"));
-            Notice notice = Parsing.read(PROVIDER,
-                    () -> StripeChannel.refund(refund.merchantId(), object, OutTradeNo.ofNullable(refund.outTradeNo())));
+            Notice notice = Parsing.read(PROVIDER, () -> StripeChannel.refund(refund.merchantId(), object, refund.outTradeNo()));
             Optional<Notice.Refund> settled = notice instanceof Notice.Refund done ? Optional.of(done) : Optional.empty();
             return new RefundAnswer(object.path("id").asText(null), settled, response.body());
         });
@@ -212,8 +212,7 @@ public final class StripeClient implements ProviderApi {
         var request = http.requestAbs(HttpMethod.GET, baseUrl + "/v1/refunds/" + encode(channelRefundId));
         return call(refund.merchantId(), request, null).map(response -> {
             JsonNode object = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer"));
-            Notice notice = Parsing.read(PROVIDER,
-                    () -> StripeChannel.refund(refund.merchantId(), object, OutTradeNo.ofNullable(refund.outTradeNo())));
+            Notice notice = Parsing.read(PROVIDER, () -> StripeChannel.refund(refund.merchantId(), object, refund.outTradeNo()));
             return notice instanceof Notice.Refund done ? Optional.of(done) : Optional.empty();
         });
     }

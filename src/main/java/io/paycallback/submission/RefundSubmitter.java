@@ -27,7 +27,7 @@ import io.paycallback.providercall.ProviderCalls;
 import io.paycallback.tracing.Traceparent;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.ChannelId;
-import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
 import io.paycallback.trade.OutTradeNo;
 import io.paycallback.trade.RefundNo;
 import io.smallrye.mutiny.Uni;
@@ -123,10 +123,9 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
         }
         StoredPayment payment = refund.channelTradeNo() == null ? null : callbacks.processedPayment(pool,
                 submission.merchantId(), submission.channel(), refund.channelTradeNo()).await().atMost(timeout);
-        RefundOrder order = new RefundOrder(submission.merchantId(), submission.refundNo(),
-                OutTradeNo.valueOrNull(refund.outTradeNo()), ChannelTradeNo.valueOrNull(refund.channelTradeNo()),
-                refund.amount(), payment == null ? refund.amount() : payment.paid().amount(),
-                refund.currency(), refund.reason());
+        RefundOrder order = new RefundOrder(submission.merchantId(), new RefundNo(submission.refundNo()),
+                refund.outTradeNo(), refund.channelTradeNo(), new Money(refund.amount(), refund.currency()),
+                new Money(payment == null ? refund.amount() : payment.paid().amount(), refund.currency()), refund.reason());
         return refund.status() == RefundStatus.REQUESTED
                 ? submit(lease, submission, refund, client.get(), order, calls)
                 : awaitFinalState(lease, submission, refund, client.get(), order, calls);
