@@ -6,7 +6,6 @@ import io.paycallback.trade.InvalidMoney;
 import io.paycallback.trade.Money;
 
 import java.io.IOException;
-import java.math.BigDecimal;
 
 /** Reading a signed JSON document, where every absent or mistyped field is a {@link Rejection.Malformed}. */
 public final class JsonFields {
@@ -71,13 +70,13 @@ public final class JsonFields {
     }
 
     /** A whole number of minor units in {@code currency}, as the ledger's amount. */
-    public static BigDecimal amount(JsonNode parent, String field, String currency) throws Rejection.Malformed {
+    public static Money amount(JsonNode parent, String field, String currency) throws Rejection.Malformed {
         return amount(minorUnits(parent, field), currency);
     }
 
-    public static BigDecimal amount(long minorUnits, String currency) throws Rejection.Malformed {
+    public static Money amount(long minorUnits, String currency) throws Rejection.Malformed {
         try {
-            return Money.fromMinorUnits(minorUnits, currency);
+            return new Money(Money.fromMinorUnits(minorUnits, currency), currency);
         } catch (InvalidMoney invalid) {
             throw Rejection.malformed(invalid.getMessage());
         }

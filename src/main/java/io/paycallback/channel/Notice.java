@@ -1,7 +1,10 @@
 package io.paycallback.channel;
 
 import io.paycallback.trade.ChannelId;
-import java.math.BigDecimal;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,8 +37,8 @@ public sealed interface Notice {
     }
 
     /** A payment the provider reports as paid; only paid states become a Payment. */
-    record Payment(String merchantId, ChannelId channel, String channelTradeNo, String outTradeNo,
-                   String tradeState, BigDecimal amount, String currency) implements Notice {
+    record Payment(String merchantId, ChannelId channel, ChannelTradeNo channelTradeNo, OutTradeNo outTradeNo,
+                   String tradeState, Money amount) implements Notice {
 
         @Override
         public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
@@ -57,17 +60,39 @@ public sealed interface Notice {
      *                        and its running total, since the notice names no refund
      * @param channelRefundId the provider's own refund id, when it sends one
      * @param channelTradeNo  the provider's number of the payment being refunded
+     * @param outTradeNo      null when the notice does not name the order
      * @param amount          this refund's own amount, when the notice states it; null otherwise
      * @param refundedTotal   the payment's total refunded so far, when the notice states it; null otherwise
      */
-    record Refund(String merchantId, ChannelId channel, String refundNo, String channelRefundId,
-                  String channelTradeNo, String outTradeNo, RefundResult result,
-                  BigDecimal amount, BigDecimal refundedTotal, String currency) implements Notice {
+    record Refund(String merchantId, ChannelId channel, RefundNo refundNo, String channelRefundId,
+                  ChannelTradeNo channelTradeNo, OutTradeNo outTradeNo, RefundResult result,
+                  Money amount, Money refundedTotal) implements Notice {
 
         public Refund {
             if (amount == null && refundedTotal == null) {
                 throw new IllegalArgumentException("a refund notice states its amount, the refunded total, or both");
             }
+            if (amount != null && refundedTotal != null && !amount.currency().equals(refundedTotal.currency())) {
+                throw new IllegalArgumentException("a refund notice's amounts are in one currency");
+            }
+        }
+
+        /** The currency of whichever amount the notice states. */
+        public String currency() {
+            return (amount == null ? refundedTotal : amount).currency();
+        }
+
+        /**
+         * A refund a provider's answer settled is stored with this as its body, since no notice body exists: the
+         * numbers and amounts as plain values, in the layout such rows have always had.
+         */
+        @Override
+        public String toString() {
+            return "Refund[merchantId=" + merchantId + ", channel=" + channel + ", refundNo=" + refundNo.value()
+                    + ", channelRefundId=" + channelRefundId + ", channelTradeNo=" + ChannelTradeNo.valueOrNull(channelTradeNo)
+                    + ", outTradeNo=" + OutTradeNo.valueOrNull(outTradeNo) + ", result=" + result
+                    + ", amount=" + Money.amountOrNull(amount) + ", refundedTotal=" + Money.amountOrNull(refundedTotal)
+                    + ", currency=" + currency() + "]";
         }
 
         @Override
@@ -86,11 +111,12 @@ public sealed interface Notice {
      * Never stored as a refund result, which would take its final notice's key; it enrols the refund for the same
      * status queries as a refund we submitted, so one that never gets a final notice is still settled, or alerted.
      *
-     * @param refundNo the same key its final notice will carry
-     * @param amount   this refund's own amount
+     * @param refundNo   the same key its final notice will carry
+     * @param outTradeNo null when the notice does not name the order
+     * @param amount     this refund's own amount
      */
-    record RefundPending(String merchantId, ChannelId channel, String refundNo, String channelRefundId,
-                         String channelTradeNo, String outTradeNo, BigDecimal amount, String currency) implements Notice {
+    record RefundPending(String merchantId, ChannelId channel, RefundNo refundNo, String channelRefundId,
+                         ChannelTradeNo channelTradeNo, OutTradeNo outTradeNo, Money amount) implements Notice {
 
         @Override
         public <R, X extends Exception> R accept(Visitor<R, X> visitor) throws X {
@@ -108,7 +134,7 @@ public sealed interface Notice {
      * a {@link Payment} of its own order (stored, reserved and moved once, like a single payment's notice), or
      * {@link Ignored} when it is not paid.
      */
-    record Combined(String combineOutTradeNo, List<Notice> subOrders) implements Notice {
+    record Combined(OutTradeNo combineOutTradeNo, List<Notice> subOrders) implements Notice {
 
         public Combined {
             if (subOrders.isEmpty() || subOrders.stream().anyMatch(sub -> !(sub instanceof Payment || sub instanceof Ignored))) {

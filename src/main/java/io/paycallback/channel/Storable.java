@@ -1,5 +1,9 @@
 package io.paycallback.channel;
 
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+
 import java.math.BigDecimal;
 import java.util.stream.Stream;
 
@@ -21,7 +25,7 @@ public final class Storable {
 
         @Override
         public Void payment(Notice.Payment payment) throws Rejection.Malformed {
-            numbers(payment.channelTradeNo(), payment.outTradeNo());
+            numbers(payment.channelTradeNo().value(), payment.outTradeNo().value());
             if (payment.tradeState().codePointCount(0, payment.tradeState().length()) > STATE_LENGTH) {
                 throw Rejection.malformed("trade state longer than the ledger holds");
             }
@@ -31,14 +35,16 @@ public final class Storable {
 
         @Override
         public Void refund(Notice.Refund refund) throws Rejection.Malformed {
-            numbers(refund.refundNo(), refund.channelRefundId(), refund.channelTradeNo(), refund.outTradeNo());
+            numbers(refund.refundNo().value(), refund.channelRefundId(), ChannelTradeNo.valueOrNull(refund.channelTradeNo()),
+                    OutTradeNo.valueOrNull(refund.outTradeNo()));
             amounts(refund.amount(), refund.refundedTotal());
             return null;
         }
 
         @Override
         public Void refundPending(Notice.RefundPending pending) throws Rejection.Malformed {
-            numbers(pending.refundNo(), pending.channelRefundId(), pending.channelTradeNo(), pending.outTradeNo());
+            numbers(pending.refundNo().value(), pending.channelRefundId(), ChannelTradeNo.valueOrNull(pending.channelTradeNo()),
+                    OutTradeNo.valueOrNull(pending.outTradeNo()));
             amounts(pending.amount());
             return null;
         }
@@ -71,8 +77,8 @@ public final class Storable {
         }
     }
 
-    private static void amounts(BigDecimal... amounts) throws Rejection.Malformed {
-        if (Stream.of(amounts).anyMatch(a -> a != null && a.compareTo(AMOUNT_LIMIT) >= 0)) {
+    private static void amounts(Money... amounts) throws Rejection.Malformed {
+        if (Stream.of(amounts).anyMatch(a -> a != null && a.amount().compareTo(AMOUNT_LIMIT) >= 0)) {
             throw Rejection.malformed("an amount larger than the ledger holds");
         }
     }

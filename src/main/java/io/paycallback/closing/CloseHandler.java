@@ -99,8 +99,8 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
             CloseAnswer answer;
             try {
                 answer = calls.ask(request.merchantId(), request.outTradeNo(), client.channel(), OPERATION, null,
-                        () -> client.closePayment(new OrderRef(request.merchantId(), request.outTradeNo(),
-                                order.get().combineOutTradeNo())), CloseAnswer::said, timeout);
+                        () -> client.closePayment(new OrderRef(request.merchantId(), new OutTradeNo(request.outTradeNo()),
+                                order.get().combineOutTradeNo().map(OutTradeNo::new))), CloseAnswer::said, timeout);
             } catch (ProviderException failed) {
                 failures.add(failed);
                 continue;

@@ -8,6 +8,9 @@ import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.Pickup;
 import io.paycallback.tracing.Traceparent;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -121,15 +124,15 @@ public class CallbackInbox {
         Tuple row = Tuple.tuple()
                 .addString(payment.merchantId())
                 .addString(payment.channel().path())
-                .addString(payment.channelTradeNo())
-                .addString(payment.outTradeNo())
+                .addString(payment.channelTradeNo().value())
+                .addString(payment.outTradeNo().value())
                 .addString(payment.tradeState())
-                .addBigDecimal(payment.amount())
-                .addString(payment.currency())
+                .addBigDecimal(payment.amount().amount())
+                .addString(payment.amount().currency())
                 .addString(origin.column())
                 .addString(Traceparent.valueOrNull(cause));
         KnownReservations.Key key = new KnownReservations.Key(CallbackTable.PAYMENT.leased(), payment.merchantId(),
-                payment.channel(), payment.channelTradeNo());
+                payment.channel(), payment.channelTradeNo().value());
         return insert(key, INSERT_PAYMENT, row, rawBody, pickup);
     }
 
@@ -150,18 +153,18 @@ public class CallbackInbox {
         Tuple row = Tuple.tuple()
                 .addString(refund.merchantId())
                 .addString(refund.channel().path())
-                .addString(refund.refundNo())
+                .addString(refund.refundNo().value())
                 .addString(refund.channelRefundId())
-                .addString(refund.channelTradeNo())
-                .addString(refund.outTradeNo())
+                .addString(ChannelTradeNo.valueOrNull(refund.channelTradeNo()))
+                .addString(OutTradeNo.valueOrNull(refund.outTradeNo()))
                 .addString(refund.result().name())
-                .addBigDecimal(refund.amount())
-                .addBigDecimal(refund.refundedTotal())
+                .addBigDecimal(Money.amountOrNull(refund.amount()))
+                .addBigDecimal(Money.amountOrNull(refund.refundedTotal()))
                 .addString(refund.currency())
                 .addString(origin.column())
                 .addString(Traceparent.valueOrNull(cause));
         KnownReservations.Key key = new KnownReservations.Key(CallbackTable.REFUND.leased(), refund.merchantId(),
-                refund.channel(), refund.refundNo());
+                refund.channel(), refund.refundNo().value());
         return insert(key, INSERT_REFUND, row, rawBody, pickup);
     }
 
@@ -170,15 +173,15 @@ public class CallbackInbox {
         Tuple row = Tuple.tuple()
                 .addString(pending.merchantId())
                 .addString(pending.channel().path())
-                .addString(pending.refundNo())
+                .addString(pending.refundNo().value())
                 .addString(pending.channelRefundId())
-                .addString(pending.channelTradeNo())
-                .addString(pending.outTradeNo())
-                .addBigDecimal(pending.amount())
-                .addString(pending.currency())
+                .addString(ChannelTradeNo.valueOrNull(pending.channelTradeNo()))
+                .addString(OutTradeNo.valueOrNull(pending.outTradeNo()))
+                .addBigDecimal(pending.amount().amount())
+                .addString(pending.amount().currency())
                 .addString(Traceparent.valueOrNull(cause));
         KnownReservations.Key key = new KnownReservations.Key(PENDING_REFUNDS, pending.merchantId(), pending.channel(),
-                pending.refundNo());
+                pending.refundNo().value());
         return insert(key, INSERT_PENDING_REFUND, row, rawBody, pickup);
     }
 

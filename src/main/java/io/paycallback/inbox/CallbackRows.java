@@ -3,6 +3,9 @@ package io.paycallback.inbox;
 import io.paycallback.channel.Notice;
 import io.paycallback.lease.RowStatus;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -145,19 +148,20 @@ public class CallbackRows {
      */
     public Uni<Boolean> replay(SqlClient client, long id, Notice.Payment payment) {
         return client.preparedQuery(REPLAY_PAYMENT).execute(Tuple.tuple()
-                        .addString(payment.outTradeNo()).addString(payment.tradeState()).addBigDecimal(payment.amount())
-                        .addString(payment.currency()).addLong(id).addString(payment.merchantId())
-                        .addString(payment.channel().path()).addString(payment.channelTradeNo()))
+                        .addString(payment.outTradeNo().value()).addString(payment.tradeState())
+                        .addBigDecimal(payment.amount().amount()).addString(payment.amount().currency()).addLong(id)
+                        .addString(payment.merchantId()).addString(payment.channel().path())
+                        .addString(payment.channelTradeNo().value()))
                 .map(rows -> rows.rowCount() == 1);
     }
 
     public Uni<Boolean> replay(SqlClient client, long id, Notice.Refund refund) {
         return client.preparedQuery(REPLAY_REFUND).execute(Tuple.tuple()
-                        .addString(refund.channelRefundId()).addString(refund.channelTradeNo())
-                        .addString(refund.outTradeNo()).addString(refund.result().name())
-                        .addBigDecimal(refund.amount()).addBigDecimal(refund.refundedTotal())
+                        .addString(refund.channelRefundId()).addString(ChannelTradeNo.valueOrNull(refund.channelTradeNo()))
+                        .addString(OutTradeNo.valueOrNull(refund.outTradeNo())).addString(refund.result().name())
+                        .addBigDecimal(Money.amountOrNull(refund.amount())).addBigDecimal(Money.amountOrNull(refund.refundedTotal()))
                         .addString(refund.currency()).addLong(id)
-                        .addString(refund.merchantId()).addString(refund.channel().path()).addString(refund.refundNo()))
+                        .addString(refund.merchantId()).addString(refund.channel().path()).addString(refund.refundNo().value()))
                 .map(rows -> rows.rowCount() == 1);
     }
 

@@ -146,7 +146,7 @@ public class CallbackActions {
             if (!(row instanceof CallbackRow.Payment stored)) {
                 return Optional.empty();
             }
-            return combined.payments().stream().filter(sub -> sub.channelTradeNo().equals(stored.channelTradeNo()))
+            return combined.payments().stream().filter(sub -> sub.channelTradeNo().value().equals(stored.channelTradeNo()))
                     .findFirst().flatMap(this::payment);
         }
 

@@ -5,6 +5,7 @@ import io.paycallback.db.MySqlErrors;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.tracing.Traceparent;
 import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
 import io.paycallback.trade.OutTradeNo;
 import io.paycallback.trade.RefundNo;
 import io.smallrye.mutiny.Uni;
@@ -74,9 +75,10 @@ public class Refunds {
      *
      * @param outTradeNo     null only for a refund learned of from a notice that named no order
      * @param channelTradeNo null only for a refund learned of from a notice that named no payment
+     * @param amount         the refund's own amount, in its currency
      */
     public record Request(RefundStatus status, String channelRefundId, OutTradeNo outTradeNo, ChannelTradeNo channelTradeNo,
-                          BigDecimal amount, String currency, String reason) {
+                          Money amount, String reason) {
     }
 
     /** A refund of an order as an operator reads it. */
@@ -118,8 +120,8 @@ public class Refunds {
     private static Request toRequest(Row row) {
         return new Request(known(row.getString("status")), row.getString("channel_refund_id"),
                 OutTradeNo.ofNullable(row.getString("out_trade_no")),
-                ChannelTradeNo.ofNullable(row.getString("channel_trade_no")), row.getBigDecimal("amount"),
-                row.getString("currency"), row.getString("reason"));
+                ChannelTradeNo.ofNullable(row.getString("channel_trade_no")),
+                new Money(row.getBigDecimal("amount"), row.getString("currency")), row.getString("reason"));
     }
 
     /** A status to decide on: one this build does not know is left for a release that does. */

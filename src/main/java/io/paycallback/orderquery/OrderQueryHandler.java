@@ -122,8 +122,8 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
             return new Finished(QueryTry.NOT_NEEDED);
         }
         List<String> answers = new ArrayList<>();
-        OrderRef asked = new OrderRef(query.merchantId(), query.outTradeNo(),
-                order.flatMap(Order::combineOutTradeNo));
+        OrderRef asked = new OrderRef(query.merchantId(), new OutTradeNo(query.outTradeNo()),
+                order.flatMap(Order::combineOutTradeNo).map(OutTradeNo::new));
         for (ProviderClient client : clients) {
             PaymentAnswer answer = ask(client, asked, answers, calls);
             if (answer instanceof PaymentAnswer.Paid paid) {
@@ -147,7 +147,7 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
             return null;
         }
         try {
-            PaymentAnswer answer = calls.ask(query.merchantId(), query.outTradeNo(), client.channel(), OPERATION, null,
+            PaymentAnswer answer = calls.ask(query.merchantId(), query.outTradeNo().value(), client.channel(), OPERATION, null,
                     () -> client.queryPayment(query), OrderQueryHandler::said, timeout);
             if (answer instanceof PaymentAnswer.NotPaid notPaid) {
                 metrics.query(client.channel(), OrderQueryMetrics.Asked.NOT_PAID);

@@ -6,6 +6,9 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.alipay.AlipayChannel;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.mutiny.ext.web.client.WebClient;
@@ -121,8 +124,7 @@ public final class AlipayClient implements ProviderApi {
     @Override
     public Uni<PaymentAnswer> queryPayment(OrderRef order) {
         String merchantId = order.merchantId();
-        String outTradeNo = order.outTradeNo();
-        ObjectNode biz = JSON.createObjectNode().put("out_trade_no", outTradeNo);
+        ObjectNode biz = JSON.createObjectNode().put("out_trade_no", OutTradeNo.valueOrNull(order.outTradeNo()));
         return call(merchantId, QUERY, biz).map(answer -> {
             if (BUSINESS_FAILURE.equals(answer.fields().get("code"))
                     && "ACQ.TRADE_NOT_EXIST".equals(answer.fields().get("sub_code"))) {
@@ -140,10 +142,10 @@ public final class AlipayClient implements ProviderApi {
     @Override
     public Uni<RefundAnswer> submitRefund(RefundOrder refund) {
         ObjectNode biz = JSON.createObjectNode()
-                .put("trade_no", refund.channelTradeNo())
-                .put("out_trade_no", refund.outTradeNo())
-                .put("refund_amount", refund.amount().setScale(2).toPlainString())
-                .put("out_request_no", refund.refundNo())
+                .put("trade_no", ChannelTradeNo.valueOrNull(refund.channelTradeNo()))
+                .put("out_trade_no", OutTradeNo.valueOrNull(refund.outTradeNo()))
+                .put("refund_amount", refund.amount().amount().setScale(2).toPlainString())
+                .put("out_request_no", refund.refundNo().value())
                 .put("refund_reason", refund.reason());
         return call(refund.merchantId(), REFUND, biz).map(answer -> {
             Map<String, String> fields = succeeded(answer);
@@ -152,7 +154,7 @@ public final class AlipayClient implements ProviderApi {
                 String refundFee = fields.get("refund_fee");
                 settled = Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.ALIPAY, refund.refundNo(), null,
                         refund.channelTradeNo(), refund.outTradeNo(), Notice.RefundResult.SUCCEEDED, refund.amount(),
-                        refundFee == null ? null : new BigDecimal(refundFee).setScale(2), refund.currency()));
+                        refundFee == null ? null : new Money(new BigDecimal(refundFee).setScale(2), refund.currency())));
             }
             return new RefundAnswer(null, settled, answer.body());
         });
@@ -165,8 +167,8 @@ public final class AlipayClient implements ProviderApi {
     @Override
     public Uni<CloseAnswer> closePayment(OrderRef order) {
         String merchantId = order.merchantId();
-        String outTradeNo = order.outTradeNo();
-        return call(merchantId, CLOSE, closeContent(outTradeNo)).flatMap(answer -> {
+        OutTradeNo outTradeNo = order.outTradeNo();
+        return call(merchantId, CLOSE, closeContent(outTradeNo.value())).flatMap(answer -> {
             String subCode = answer.fields().get("sub_code");
             if (BUSINESS_FAILURE.equals(answer.fields().get("code")) && "ACQ.TRADE_NOT_EXIST".equals(subCode)) {
                 return Uni.createFrom().item(new CloseAnswer.ClosedAtProvider(subCode));
@@ -196,13 +198,13 @@ public final class AlipayClient implements ProviderApi {
                 return Optional.empty();
             }
             String amount = fields.get("refund_amount");
-            if (amount == null || !refund.refundNo().equals(fields.get("out_request_no"))) {
+            if (amount == null || !refund.refundNo().value().equals(fields.get("out_request_no"))) {
                 throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer(
                         "refund query answer without refund_amount or for another out_request_no"));
             }
             BigDecimal own = Parsing.read(PROVIDER, () -> AlipayChannel.yuan(amount, "refund_amount"));
             return Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.ALIPAY, refund.refundNo(), null,
-                    refund.channelTradeNo(), refund.outTradeNo(), Notice.RefundResult.SUCCEEDED, own, null, "CNY"));
+                    refund.channelTradeNo(), refund.outTradeNo(), Notice.RefundResult.SUCCEEDED, new Money(own, "CNY"), null));
         });
     }
 
@@ -212,8 +214,8 @@ public final class AlipayClient implements ProviderApi {
      */
     static ObjectNode refundQueryContent(RefundOrder refund) {
         ObjectNode biz = JSON.createObjectNode()
-                .put("trade_no", refund.channelTradeNo())
-                .put("out_request_no", refund.refundNo());
+                .put("trade_no", ChannelTradeNo.valueOrNull(refund.channelTradeNo()))
+                .put("out_request_no", refund.refundNo().value());
         biz.putArray("query_options").add("gmt_refund_pay");
         return biz;
     }

@@ -6,6 +6,8 @@ import io.paycallback.channel.JsonFields;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.stripe.StripeChannel;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.OutTradeNo;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.Money;
 import io.smallrye.mutiny.Multi;
@@ -102,7 +104,7 @@ public final class StripeClient implements ProviderApi {
     @Override
     public Uni<PaymentAnswer> queryPayment(OrderRef order) {
         String merchantId = order.merchantId();
-        String outTradeNo = order.outTradeNo();
+        OutTradeNo outTradeNo = order.outTradeNo();
         return search(merchantId, outTradeNo).map(found -> {
             String state = "none";
             for (JsonNode paymentIntent : found) {
@@ -119,8 +121,8 @@ public final class StripeClient implements ProviderApi {
     }
 
     /** The PaymentIntents whose metadata names our order (Stripe has no lookup by our number). */
-    private Uni<JsonNode> search(String merchantId, String outTradeNo) {
-        String query = "metadata['out_trade_no']:'" + outTradeNo.replace("'", "\\'") + "'";
+    private Uni<JsonNode> search(String merchantId, OutTradeNo outTradeNo) {
+        String query = "metadata['out_trade_no']:'" + outTradeNo.value().replace("'", "\\'") + "'";
         var request = http.requestAbs(HttpMethod.GET, baseUrl + "/v1/payment_intents/search?query=" + encode(query));
         return call(merchantId, request, null)
                 .map(response -> Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer")).path("data"));
@@ -134,7 +136,7 @@ public final class StripeClient implements ProviderApi {
     @Override
     public Uni<CloseAnswer> closePayment(OrderRef order) {
         String merchantId = order.merchantId();
-        String outTradeNo = order.outTradeNo();
+        OutTradeNo outTradeNo = order.outTradeNo();
         return search(merchantId, outTradeNo).flatMap(found -> {
             List<String> open = new ArrayList<>();
             for (JsonNode paymentIntent : found) {
@@ -184,15 +186,15 @@ public final class StripeClient implements ProviderApi {
 
     @Override
     public Uni<RefundAnswer> submitRefund(RefundOrder refund) {
-        long minor = Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.amount(), refund.currency()));
-        String form = "payment_intent=" + encode(refund.channelTradeNo())
+        long minor = Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.amount().amount(), refund.currency()));
+        String form = "payment_intent=" + encode(ChannelTradeNo.valueOrNull(refund.channelTradeNo()))
                 + "&amount=" + minor
                 + "&reason=" + ("paid_twice".equals(refund.reason()) ? "duplicate" : "requested_by_customer")
-                + "&metadata[out_refund_no]=" + encode(refund.refundNo())
-                + "&metadata[out_trade_no]=" + encode(refund.outTradeNo());
+                + "&metadata[out_refund_no]=" + encode(refund.refundNo().value())
+                + "&metadata[out_trade_no]=" + encode(OutTradeNo.valueOrNull(refund.outTradeNo()));
         var request = http.requestAbs(HttpMethod.POST, baseUrl + "/v1/refunds")
                 .putHeader("Content-Type", "application/x-www-form-urlencoded")
-                .putHeader("Idempotency-Key", refund.refundNo());
+                .putHeader("Idempotency-Key", refund.refundNo().value());
         return call(refund.merchantId(), request, form.getBytes(StandardCharsets.UTF_8)).map(response -> {
             JsonNode object = Parsing.read(PROVIDER, () -> JsonFields.parse(response.body(), "answer"));
             Notice notice = Parsing.read(PROVIDER, () -> StripeChannel.refund(refund.merchantId(), object, refund.outTradeNo()));

@@ -8,6 +8,8 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.wxpay.WxPayChannel;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.OutTradeNo;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.Money;
 import io.smallrye.mutiny.Uni;
@@ -194,7 +196,7 @@ public final class WxPayClient implements ProviderApi {
     private Uni<Optional<Combine>> combine(OrderRef order) {
         String merchantId = order.merchantId();
         Keys keys = merchants.get(merchantId);
-        return call(merchantId, keys, HttpMethod.GET, combineQueryUrl(order.combineOutTradeNo().orElseThrow()), "")
+        return call(merchantId, keys, HttpMethod.GET, combineQueryUrl(order.combineOutTradeNo().orElseThrow().value()), "")
                 .map(response -> {
                     if (response.status() == 404 && "ORDER_NOT_EXIST".equals(errorCode(response.body()))) {
                         return Optional.empty();
@@ -205,7 +207,7 @@ public final class WxPayClient implements ProviderApi {
                     }
                     Optional<JsonNode> own = Optional.empty();
                     for (JsonNode subOrder : answer.path("sub_orders")) {
-                        if (subOrder.path("out_trade_no").asText().equals(order.outTradeNo())) {
+                        if (subOrder.path("out_trade_no").asText().equals(order.outTradeNo().value())) {
                             own = Optional.of(subOrder);
                         }
                     }
@@ -233,7 +235,7 @@ public final class WxPayClient implements ProviderApi {
             if (now instanceof PaymentAnswer.Paid || COMBINE_CLOSED_STATES.contains(((PaymentAnswer.NotPaid) now).state())) {
                 return Uni.createFrom().item(CloseDecision.decide(PROVIDER, now, "combine query", COMBINE_CLOSED_STATES));
             }
-            String url = combineQueryUrl(order.combineOutTradeNo().orElseThrow()) + "/close";
+            String url = combineQueryUrl(order.combineOutTradeNo().orElseThrow().value()) + "/close";
             return close(merchantId, url, combineCloseBody(found.get().answer()), "204 (the whole combine)",
                     () -> queryCombined(order), COMBINE_CLOSED_STATES);
         });
@@ -258,9 +260,9 @@ public final class WxPayClient implements ProviderApi {
         return "/v3/combine-transactions/out-trade-no/" + pathSegment(combineOutTradeNo);
     }
 
-    private Uni<PaymentAnswer> queryPayment(String merchantId, String outTradeNo) {
+    private Uni<PaymentAnswer> queryPayment(String merchantId, OutTradeNo outTradeNo) {
         Keys keys = merchants.get(merchantId);
-        return call(merchantId, keys, HttpMethod.GET, keys.queryUrl(outTradeNo), "").map(response -> {
+        return call(merchantId, keys, HttpMethod.GET, keys.queryUrl(outTradeNo.value()), "").map(response -> {
             if (response.status() == 404 && "ORDER_NOT_EXIST".equals(errorCode(response.body()))) {
                 return new PaymentAnswer.NotPaid("ORDER_NOT_EXIST");
             }
@@ -277,12 +279,12 @@ public final class WxPayClient implements ProviderApi {
         Keys keys = merchants.get(refund.merchantId());
         ObjectNode body = JSON.createObjectNode();
         keys.subMchid().ifPresent(sub -> body.put("sub_mchid", sub));
-        body.put("transaction_id", refund.channelTradeNo());
-        body.put("out_refund_no", refund.refundNo());
+        body.put("transaction_id", ChannelTradeNo.valueOrNull(refund.channelTradeNo()));
+        body.put("out_refund_no", refund.refundNo().value());
         body.put("reason", refund.reason());
         ObjectNode amount = body.putObject("amount");
-        amount.put("refund", Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.amount(), refund.currency())));
-        amount.put("total", Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.paymentAmount(), refund.currency())));
+        amount.put("refund", Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.amount().amount(), refund.currency())));
+        amount.put("total", Parsing.read(PROVIDER, () -> Money.toMinorUnits(refund.paymentAmount().amount(), refund.currency())));
         amount.put("currency", refund.currency());
         return call(refund.merchantId(), keys, HttpMethod.POST, "/v3/refund/domestic/refunds", body.toString())
                 .map(response -> {
@@ -296,7 +298,7 @@ public final class WxPayClient implements ProviderApi {
     public Uni<Optional<Notice.Refund>> queryRefund(RefundOrder refund, String channelRefundId) {
         Keys keys = merchants.get(refund.merchantId());
         return call(refund.merchantId(), keys, HttpMethod.GET,
-                "/v3/refund/domestic/refunds/" + pathSegment(refund.refundNo()) + keys.subMerchantParam('?'), "")
+                "/v3/refund/domestic/refunds/" + pathSegment(refund.refundNo().value()) + keys.subMerchantParam('?'), "")
                 .map(response -> {
                     JsonNode answer = verified(refund.merchantId(), keys, response);
                     return settled(refund, answer, answer.path("refund_id").asText(channelRefundId));
@@ -313,9 +315,9 @@ public final class WxPayClient implements ProviderApi {
                 : closePayment(order.merchantId(), order.outTradeNo());
     }
 
-    private Uni<CloseAnswer> closePayment(String merchantId, String outTradeNo) {
+    private Uni<CloseAnswer> closePayment(String merchantId, OutTradeNo outTradeNo) {
         Keys keys = merchants.get(merchantId);
-        return close(merchantId, keys.closeUrl(outTradeNo), keys.closeBody(), "204",
+        return close(merchantId, keys.closeUrl(outTradeNo.value()), keys.closeBody(), "204",
                 () -> queryPayment(merchantId, outTradeNo), CLOSED_STATES);
     }
 
@@ -367,7 +369,7 @@ public final class WxPayClient implements ProviderApi {
         String currency = answer.path("amount").path("currency").asText("CNY");
         return Optional.of(new Notice.Refund(refund.merchantId(), ChannelId.WXPAY, refund.refundNo(), refundId,
                 refund.channelTradeNo(), refund.outTradeNo(), result,
-                Parsing.read(PROVIDER, () -> Money.fromMinorUnits(refunded, currency)), null, currency));
+                new Money(Parsing.read(PROVIDER, () -> Money.fromMinorUnits(refunded, currency)), currency), null));
     }
 
     private Uni<ProviderHttp.Response> call(String merchantId, Keys keys, HttpMethod method, String url, String body) {

@@ -13,6 +13,10 @@ import io.paycallback.provider.ProviderException;
 import io.paycallback.provider.RefundOrder;
 import io.paycallback.statement.Discrepancies.Discrepancy;
 import io.paycallback.tracing.Traceparent;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.charset.StandardCharsets;
@@ -60,8 +64,8 @@ public class Repairs {
     }
 
     private String payment(ProviderClient client, Discrepancy found, Duration timeout) {
-        PaymentAnswer answer = client.queryPayment(OrderRef.of(found.merchantId(), found.outTradeNo())).await().atMost(timeout);
-        if (answer instanceof PaymentAnswer.Paid paid && paid.payment().channelTradeNo().equals(found.tradeNo())) {
+        PaymentAnswer answer = client.queryPayment(OrderRef.of(found.merchantId(), OutTradeNo.ofNullable(found.outTradeNo()))).await().atMost(timeout);
+        if (answer instanceof PaymentAnswer.Paid paid && paid.payment().channelTradeNo().value().equals(found.tradeNo())) {
             Reservation stored = inbox.reserve(paid.payment(), paid.body(), Pickup.SCANNER, Origin.STATEMENT,
                             Traceparent.current())
                     .await().atMost(timeout);
@@ -74,8 +78,9 @@ public class Repairs {
     }
 
     private String refund(ProviderClient client, Discrepancy found, Duration timeout) {
-        RefundOrder order = new RefundOrder(found.merchantId(), found.refundNo() != null ? found.refundNo() : found.ident(),
-                found.outTradeNo(), found.tradeNo(), found.billAmount(), null, found.billCurrency(), "statement");
+        RefundOrder order = new RefundOrder(found.merchantId(),
+                new RefundNo(found.refundNo() != null ? found.refundNo() : found.ident()), OutTradeNo.ofNullable(found.outTradeNo()),
+                ChannelTradeNo.ofNullable(found.tradeNo()), new Money(found.billAmount(), found.billCurrency()), null, "statement");
         Optional<Notice.Refund> settled = client.queryRefund(order, found.refundId()).await().atMost(timeout);
         if (settled.isEmpty()) {
             discrepancies.note(found.id(), "asked " + found.channel().path() + ": refund not final yet").await().atMost(timeout);

@@ -27,7 +27,7 @@ import io.paycallback.providercall.ProviderCalls;
 import io.paycallback.tracing.Traceparent;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.ChannelId;
-import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
 import io.paycallback.trade.OutTradeNo;
 import io.paycallback.trade.RefundNo;
 import io.smallrye.mutiny.Uni;
@@ -123,10 +123,10 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
         }
         StoredPayment payment = refund.channelTradeNo() == null ? null : callbacks.processedPayment(pool,
                 submission.merchantId(), submission.channel(), refund.channelTradeNo()).await().atMost(timeout);
-        RefundOrder order = new RefundOrder(submission.merchantId(), submission.refundNo(),
-                OutTradeNo.valueOrNull(refund.outTradeNo()), ChannelTradeNo.valueOrNull(refund.channelTradeNo()),
-                refund.amount(), payment == null ? refund.amount() : payment.paid().amount(),
-                refund.currency(), refund.reason());
+        RefundOrder order = new RefundOrder(submission.merchantId(), new RefundNo(submission.refundNo()),
+                refund.outTradeNo(), refund.channelTradeNo(), refund.amount(),
+                payment == null ? refund.amount() : new Money(payment.paid().amount(), refund.amount().currency()),
+                refund.reason());
         return refund.status() == RefundStatus.REQUESTED
                 ? submit(lease, submission, refund, client.get(), order, calls)
                 : awaitFinalState(lease, submission, refund, client.get(), order, calls);
@@ -187,19 +187,19 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
      * to look at, never applied.
      */
     static Optional<String> mismatch(Refunds.Request refund, Notice.Refund answer) {
-        boolean sameCurrency = refund.currency().equalsIgnoreCase(answer.currency());
-        boolean sameAmount = answer.amount() == null || refund.amount().compareTo(answer.amount()) == 0;
+        boolean sameCurrency = refund.amount().currency().equalsIgnoreCase(answer.currency());
+        boolean sameAmount = answer.amount() == null || refund.amount().amount().compareTo(answer.amount().amount()) == 0;
         if (sameCurrency && sameAmount) {
             return Optional.empty();
         }
-        return Optional.of("amount mismatch: refund " + refund.amount().toPlainString() + " " + refund.currency()
-                + ", provider answered " + (answer.amount() == null ? "-" : answer.amount().toPlainString()) + " "
+        return Optional.of("amount mismatch: refund " + refund.amount().amount().toPlainString() + " " + refund.amount().currency()
+                + ", provider answered " + (answer.amount() == null ? "-" : answer.amount().amount().toPlainString()) + " "
                 + answer.currency());
     }
 
     private static String said(Notice.Refund settled) {
         return settled.result().name().toLowerCase(Locale.ROOT)
-                + (settled.amount() == null ? "" : " " + settled.amount().toPlainString() + " " + settled.currency());
+                + (settled.amount() == null ? "" : " " + settled.amount().amount().toPlainString() + " " + settled.currency());
     }
 
     private Duration delay(RowLease lease) {
@@ -223,7 +223,8 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
                         : new DownstreamEvent.Alert(source(submission), new Subject.Trade(submission.merchantId(),
                         refund.map(Refunds.Request::outTradeNo).orElse(null), submission.channel(),
                         refund.map(Refunds.Request::channelTradeNo).orElse(null),
-                        refund.map(Refunds.Request::amount).orElse(null), refund.map(Refunds.Request::currency).orElse(null)),
+                        refund.map(Refunds.Request::amount).map(Money::amount).orElse(null),
+                        refund.map(Refunds.Request::amount).map(Money::currency).orElse(null)),
                         DEAD_LETTER + "refund " + submission.refundNo() + " not submitted: "
                                 + reason.substring(reason.startsWith(DEAD_LETTER) ? DEAD_LETTER.length() : 0))))
                 .map(Emitted::new);
@@ -247,7 +248,7 @@ public class RefundSubmitter extends ProviderCallHandler<RefundSubmitter.Submiss
 
     private static Subject.Refund subject(Submission submission, Refunds.Request refund) {
         return new Subject.Refund(submission.merchantId(), submission.channel(),
-                refund.outTradeNo(), refund.channelTradeNo(), new RefundNo(submission.refundNo()), refund.amount(),
-                refund.currency());
+                refund.outTradeNo(), refund.channelTradeNo(), new RefundNo(submission.refundNo()), refund.amount().amount(),
+                refund.amount().currency());
     }
 }

@@ -20,6 +20,11 @@ public record Money(BigDecimal amount, String currency) {
         Objects.requireNonNull(currency, "currency");
     }
 
+    /** For a column or field that may hold no amount: null stays null. */
+    public static BigDecimal amountOrNull(Money money) {
+        return money == null ? null : money.amount();
+    }
+
     /**
      * @param currency ISO 4217 code in any case
      * @throws InvalidMoney for an unknown currency, or one with more fraction digits than the ledger holds

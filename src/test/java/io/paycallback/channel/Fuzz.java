@@ -1,5 +1,9 @@
 package io.paycallback.channel;
 
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.Charset;
@@ -219,39 +223,36 @@ public final class Fuzz {
     public static Notice ofMerchant(Notice notice, String merchantId) {
         if (notice instanceof Notice.Payment p) {
             return new Notice.Payment(merchantId, p.channel(), p.channelTradeNo(), p.outTradeNo(), p.tradeState(),
-                    p.amount(), p.currency());
+                    p.amount());
         }
         if (notice instanceof Notice.Refund r) {
             return new Notice.Refund(merchantId, r.channel(), r.refundNo(), r.channelRefundId(), r.channelTradeNo(),
-                    r.outTradeNo(), r.result(), r.amount(), r.refundedTotal(), r.currency());
+                    r.outTradeNo(), r.result(), r.amount(), r.refundedTotal());
         }
         if (notice instanceof Notice.RefundPending r) {
             return new Notice.RefundPending(merchantId, r.channel(), r.refundNo(), r.channelRefundId(), r.channelTradeNo(),
-                    r.outTradeNo(), r.amount(), r.currency());
+                    r.outTradeNo(), r.amount());
         }
         return notice;
     }
 
     public static void assertStorable(Notice notice) {
         if (notice instanceof Notice.Payment payment) {
-            assertThat(List.of(payment.channelTradeNo(), payment.outTradeNo())).allSatisfy(Fuzz::assertNumber);
+            assertThat(List.of(payment.channelTradeNo().value(), payment.outTradeNo().value())).allSatisfy(Fuzz::assertNumber);
             assertThat(payment.tradeState()).isNotBlank().hasSizeLessThanOrEqualTo(32);
             assertAmount(payment.amount());
-            assertThat(payment.currency()).hasSize(3);
         } else if (notice instanceof Notice.Refund refund) {
-            assertNumber(refund.refundNo());
-            Stream.of(refund.channelRefundId(), refund.channelTradeNo(), refund.outTradeNo()).filter(Objects::nonNull)
-                    .forEach(Fuzz::assertNumber);
+            assertNumber(refund.refundNo().value());
+            Stream.of(refund.channelRefundId(), ChannelTradeNo.valueOrNull(refund.channelTradeNo()),
+                    OutTradeNo.valueOrNull(refund.outTradeNo())).filter(Objects::nonNull).forEach(Fuzz::assertNumber);
             Stream.of(refund.amount(), refund.refundedTotal()).filter(Objects::nonNull).forEach(Fuzz::assertAmount);
-            assertThat(refund.currency()).hasSize(3);
         } else if (notice instanceof Notice.Combined combined) {
             combined.payments().forEach(Fuzz::assertStorable);
         } else if (notice instanceof Notice.RefundPending pending) {
-            assertNumber(pending.refundNo());
-            Stream.of(pending.channelRefundId(), pending.channelTradeNo(), pending.outTradeNo()).filter(Objects::nonNull)
-                    .forEach(Fuzz::assertNumber);
+            assertNumber(pending.refundNo().value());
+            Stream.of(pending.channelRefundId(), ChannelTradeNo.valueOrNull(pending.channelTradeNo()),
+                    OutTradeNo.valueOrNull(pending.outTradeNo())).filter(Objects::nonNull).forEach(Fuzz::assertNumber);
             assertAmount(pending.amount());
-            assertThat(pending.currency()).hasSize(3);
         } else {
             assertThat(((Notice.Ignored) notice).reason()).isNotBlank();
         }
@@ -262,9 +263,10 @@ public final class Fuzz {
         assertThat(number.codePointCount(0, number.length())).isLessThanOrEqualTo(64);
     }
 
-    private static void assertAmount(BigDecimal amount) {
-        assertThat(amount).isNotNegative().isLessThan(new BigDecimal("1E16"));
-        assertThat(amount.stripTrailingZeros().scale()).isLessThanOrEqualTo(2);
+    private static void assertAmount(Money money) {
+        assertThat(money.amount()).isNotNegative().isLessThan(new BigDecimal("1E16"));
+        assertThat(money.amount().stripTrailingZeros().scale()).isLessThanOrEqualTo(2);
+        assertThat(money.currency()).hasSize(3);
     }
 
     public static String jsonEscape(String text) {

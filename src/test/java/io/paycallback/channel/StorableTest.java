@@ -1,6 +1,10 @@
 package io.paycallback.channel;
 
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -11,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class StorableTest {
 
     private static Notice.Payment payment(String tradeNo, String state, String amount) {
-        return new Notice.Payment("default", ChannelId.STRIPE, tradeNo, "ORDER-1", state, new BigDecimal(amount), "USD");
+        return new Notice.Payment("default", ChannelId.STRIPE, new ChannelTradeNo(tradeNo), new OutTradeNo("ORDER-1"), state,
+                new Money(new BigDecimal(amount), "USD"));
     }
 
     @Test
@@ -26,7 +31,7 @@ class StorableTest {
         assertThatThrownBy(() -> Storable.checked(payment("x".repeat(65), "SUCCESS", "1.00"))).isInstanceOf(Rejection.Malformed.class);
         assertThatThrownBy(() -> Storable.checked(payment("pi_1", "s".repeat(33), "1.00"))).isInstanceOf(Rejection.Malformed.class);
         assertThatThrownBy(() -> Storable.checked(payment("pi_1", "SUCCESS", "10000000000000000.00"))).isInstanceOf(Rejection.Malformed.class);
-        assertThatThrownBy(() -> Storable.checked(new Notice.Refund("default", ChannelId.WXPAY, "R1", "r".repeat(65), "T1", "O1",
-                Notice.RefundResult.SUCCEEDED, BigDecimal.ONE, null, "CNY"))).isInstanceOf(Rejection.Malformed.class);
+        assertThatThrownBy(() -> Storable.checked(new Notice.Refund("default", ChannelId.WXPAY, new RefundNo("R1"), "r".repeat(65),
+                new ChannelTradeNo("T1"), new OutTradeNo("O1"), Notice.RefundResult.SUCCEEDED, new Money(BigDecimal.ONE, "CNY"), null))).isInstanceOf(Rejection.Malformed.class);
     }
 }

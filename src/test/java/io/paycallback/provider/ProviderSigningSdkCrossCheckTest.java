@@ -4,6 +4,10 @@ import com.alipay.api.AlipayApiException;
 import com.alipay.api.internal.util.AlipaySignature;
 import com.wechat.pay.java.core.cipher.RSASigner;
 import io.paycallback.channel.TestKeys;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import org.junit.jupiter.api.Test;
 
 import java.security.KeyPair;
@@ -102,8 +106,9 @@ class ProviderSigningSdkCrossCheckTest {
 
     @Test
     void alipaySdkVerifiesOurCloseAndRefundQueryRequests() throws AlipayApiException {
-        RefundOrder refund = new RefundOrder("default", "RFP9", "ORD1", "2026120322001", new java.math.BigDecimal("20.00"),
-                new java.math.BigDecimal("50.00"), "CNY", "paid_after_close");
+        RefundOrder refund = new RefundOrder("default", new RefundNo("RFP9"), new OutTradeNo("ORD1"), new ChannelTradeNo("2026120322001"),
+                new Money(new java.math.BigDecimal("20.00"), "CNY"), new Money(new java.math.BigDecimal("50.00"), "CNY"),
+                "paid_after_close");
         for (Map.Entry<String, com.fasterxml.jackson.databind.node.ObjectNode> call : Map.of(
                 "alipay.trade.close", AlipayClient.closeContent("ORD1"),
                 "alipay.trade.fastpay.refund.query", AlipayClient.refundQueryContent(refund)).entrySet()) {

@@ -7,6 +7,10 @@ import io.paycallback.channel.Rejection;
 import io.paycallback.channel.Signatures;
 import io.paycallback.channel.SignedChannel;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 
 import java.math.BigDecimal;
 import java.util.Map;
@@ -87,11 +91,10 @@ public final class AlipayChannel extends SignedChannel<AlipayMerchant, Map<Strin
             return new Notice.Ignored(UNPAID.contains(tradeStatus) ? "trade_status " + tradeStatus : "unknown trade_status");
         }
         return new Notice.Payment(merchantId, ChannelId.ALIPAY,
-                required(params, "trade_no"),
-                required(params, "out_trade_no"),
+                new ChannelTradeNo(required(params, "trade_no")),
+                new OutTradeNo(required(params, "out_trade_no")),
                 tradeStatus,
-                yuan(required(params, "total_amount"), "total_amount"),
-                CURRENCY);
+                new Money(yuan(required(params, "total_amount"), "total_amount"), CURRENCY));
     }
 
     /**
@@ -101,14 +104,13 @@ public final class AlipayChannel extends SignedChannel<AlipayMerchant, Map<Strin
      */
     private static Notice refund(String merchantId, Map<String, String> params) throws Rejection {
         return new Notice.Refund(merchantId, ChannelId.ALIPAY,
-                required(params, "out_biz_no"),
+                new RefundNo(required(params, "out_biz_no")),
                 null,
-                required(params, "trade_no"),
-                required(params, "out_trade_no"),
+                new ChannelTradeNo(required(params, "trade_no")),
+                new OutTradeNo(required(params, "out_trade_no")),
                 Notice.RefundResult.SUCCEEDED,
                 null,
-                yuan(required(params, "refund_fee"), "refund_fee"),
-                CURRENCY);
+                new Money(yuan(required(params, "refund_fee"), "refund_fee"), CURRENCY));
     }
 
     private static boolean present(Map<String, String> params, String name) {

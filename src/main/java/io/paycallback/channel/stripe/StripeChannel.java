@@ -8,10 +8,13 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.Rejection;
 import io.paycallback.channel.SignedChannel;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -101,7 +104,7 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
 
     /** A PaymentIntent, from an event or from the API. */
     public static Notice payment(String merchantId, JsonNode paymentIntent) throws Rejection {
-        String outTradeNo = metadata(paymentIntent, "out_trade_no");
+        OutTradeNo outTradeNo = OutTradeNo.ofNullable(metadata(paymentIntent, "out_trade_no"));
         if (outTradeNo == null) {
             throw Rejection.malformed("missing metadata.out_trade_no");
         }
@@ -109,11 +112,10 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
         String amountField = paymentIntent.hasNonNull("amount_received") ? "amount_received" : "amount";
         String status = JsonFields.optionalText(paymentIntent, "status");
         return new Notice.Payment(merchantId, ChannelId.STRIPE,
-                JsonFields.text(paymentIntent, "id"),
+                new ChannelTradeNo(JsonFields.text(paymentIntent, "id")),
                 outTradeNo,
                 status == null ? "succeeded" : status,
-                JsonFields.amount(paymentIntent, amountField, currency),
-                currency);
+                JsonFields.amount(paymentIntent, amountField, currency));
     }
 
     /**
@@ -123,10 +125,10 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
      * later {@code refund.*} event for the same refund adds nothing beyond it.
      */
     private static Notice chargeRefunded(String merchantId, JsonNode charge) throws Rejection {
-        String outTradeNo = metadata(charge, "out_trade_no");
+        OutTradeNo outTradeNo = OutTradeNo.ofNullable(metadata(charge, "out_trade_no"));
         String currency = JsonFields.currency(JsonFields.text(charge, "currency"));
         long refundedMinor = JsonFields.minorUnits(charge, "amount_refunded");
-        BigDecimal refundedTotal = JsonFields.amount(refundedMinor, currency);
+        Money refundedTotal = JsonFields.amount(refundedMinor, currency);
         JsonNode latest = latestRefund(charge);
         if (latest != null && refund(merchantId, latest, outTradeNo) instanceof Notice.Refund listed) {
             if (!listed.currency().equals(currency)) {
@@ -134,18 +136,17 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
             }
             return new Notice.Refund(merchantId, ChannelId.STRIPE, listed.refundNo(), listed.channelRefundId(),
                     listed.channelTradeNo(), listed.outTradeNo(), listed.result(), listed.amount(),
-                    listed.result() == Notice.RefundResult.SUCCEEDED ? refundedTotal : null, currency);
+                    listed.result() == Notice.RefundResult.SUCCEEDED ? refundedTotal : null);
         }
         String chargeId = JsonFields.text(charge, "id");
         return new Notice.Refund(merchantId, ChannelId.STRIPE,
-                chargeId + ":refunded:" + refundedMinor,
+                new RefundNo(chargeId + ":refunded:" + refundedMinor),
                 null,
-                JsonFields.text(charge, "payment_intent"),
+                new ChannelTradeNo(JsonFields.text(charge, "payment_intent")),
                 outTradeNo,
                 Notice.RefundResult.SUCCEEDED,
                 null,
-                refundedTotal,
-                currency);
+                refundedTotal);
     }
 
     private static JsonNode latestRefund(JsonNode charge) {
@@ -160,7 +161,7 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
     }
 
     /** A Refund object, from an event or from the API; a refund still pending is no result yet, only a pending one. */
-    public static Notice refund(String merchantId, JsonNode refund, String chargeOutTradeNo) throws Rejection {
+    public static Notice refund(String merchantId, JsonNode refund, OutTradeNo chargeOutTradeNo) throws Rejection {
         String status = JsonFields.text(refund, "status");
         Notice.RefundResult result = switch (status) {
             case "succeeded" -> Notice.RefundResult.SUCCEEDED;
@@ -173,22 +174,22 @@ public final class StripeChannel extends SignedChannel<StripeMerchant, byte[]> {
         }
         String refundId = JsonFields.text(refund, "id");
         String outRefundNo = metadata(refund, "out_refund_no");
-        String outTradeNo = metadata(refund, "out_trade_no");
+        RefundNo refundNo = new RefundNo(outRefundNo == null ? refundId : outRefundNo);
+        OutTradeNo outTradeNo = OutTradeNo.ofNullable(metadata(refund, "out_trade_no"));
         String currency = JsonFields.currency(JsonFields.text(refund, "currency"));
         if (pending) {
-            return new Notice.RefundPending(merchantId, ChannelId.STRIPE, outRefundNo == null ? refundId : outRefundNo,
-                    refundId, JsonFields.text(refund, "payment_intent"), outTradeNo == null ? chargeOutTradeNo : outTradeNo,
-                    JsonFields.amount(refund, "amount", currency), currency);
+            return new Notice.RefundPending(merchantId, ChannelId.STRIPE, refundNo, refundId,
+                    new ChannelTradeNo(JsonFields.text(refund, "payment_intent")), outTradeNo == null ? chargeOutTradeNo : outTradeNo,
+                    JsonFields.amount(refund, "amount", currency));
         }
         return new Notice.Refund(merchantId, ChannelId.STRIPE,
-                outRefundNo == null ? refundId : outRefundNo,
+                refundNo,
                 refundId,
-                JsonFields.text(refund, "payment_intent"),
+                new ChannelTradeNo(JsonFields.text(refund, "payment_intent")),
                 outTradeNo == null ? chargeOutTradeNo : outTradeNo,
                 result,
                 JsonFields.amount(refund, "amount", currency),
-                null,
-                currency);
+                null);
     }
 
     private static String metadata(JsonNode object, String key) throws Rejection {

@@ -10,6 +10,9 @@ import io.paycallback.channel.Rejection;
 import io.paycallback.channel.Signatures;
 import io.paycallback.channel.SignedChannel;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
@@ -178,7 +181,7 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
         if (!merchant.mchid().equals(JsonFields.text(plaintext, "combine_mchid"))) {
             throw Rejection.malformed("combine_mchid is not the configured merchant");
         }
-        String combineOutTradeNo = JsonFields.text(plaintext, "combine_out_trade_no");
+        OutTradeNo combineOutTradeNo = new OutTradeNo(JsonFields.text(plaintext, "combine_out_trade_no"));
         JsonNode subOrders = plaintext.get("sub_orders");
         if (subOrders == null || !subOrders.isArray() || subOrders.isEmpty() || subOrders.size() > MAX_SUB_ORDERS) {
             throw Rejection.malformed("sub_orders is not a list of 1 to " + MAX_SUB_ORDERS + " orders");
@@ -215,11 +218,10 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
         JsonNode amount = JsonFields.object(transaction, "amount");
         String currency = currency(amount);
         return new Notice.Payment(merchantId, ChannelId.WXPAY,
-                JsonFields.text(transaction, "transaction_id"),
-                JsonFields.text(transaction, "out_trade_no"),
+                new ChannelTradeNo(JsonFields.text(transaction, "transaction_id")),
+                new OutTradeNo(JsonFields.text(transaction, "out_trade_no")),
                 tradeState,
-                JsonFields.amount(amount, totalField, currency),
-                currency);
+                JsonFields.amount(amount, totalField, currency));
     }
 
     private static Notice refund(String merchantId, JsonNode plaintext) throws Rejection {
@@ -235,20 +237,19 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
         JsonNode amount = JsonFields.object(plaintext, "amount");
         String currency = currency(amount);
         if (result == null) {
-            return new Notice.RefundPending(merchantId, ChannelId.WXPAY, JsonFields.text(plaintext, "out_refund_no"),
-                    JsonFields.text(plaintext, "refund_id"), JsonFields.text(plaintext, "transaction_id"),
-                    JsonFields.text(plaintext, "out_trade_no"),
-                    JsonFields.amount(amount, "refund", currency), currency);
+            return new Notice.RefundPending(merchantId, ChannelId.WXPAY, new RefundNo(JsonFields.text(plaintext, "out_refund_no")),
+                    JsonFields.text(plaintext, "refund_id"), new ChannelTradeNo(JsonFields.text(plaintext, "transaction_id")),
+                    new OutTradeNo(JsonFields.text(plaintext, "out_trade_no")),
+                    JsonFields.amount(amount, "refund", currency));
         }
         return new Notice.Refund(merchantId, ChannelId.WXPAY,
-                JsonFields.text(plaintext, "out_refund_no"),
+                new RefundNo(JsonFields.text(plaintext, "out_refund_no")),
                 JsonFields.text(plaintext, "refund_id"),
-                JsonFields.text(plaintext, "transaction_id"),
-                JsonFields.text(plaintext, "out_trade_no"),
+                new ChannelTradeNo(JsonFields.text(plaintext, "transaction_id")),
+                new OutTradeNo(JsonFields.text(plaintext, "out_trade_no")),
                 result,
                 JsonFields.amount(amount, "refund", currency),
-                null,
-                currency);
+                null);
     }
 
     private static String currency(JsonNode amount) throws Rejection {

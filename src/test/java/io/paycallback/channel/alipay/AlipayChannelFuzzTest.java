@@ -9,6 +9,10 @@ import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -186,14 +190,15 @@ class AlipayChannelFuzzTest {
     private static Notice expected(Map<String, String> params, boolean refund, String tradeStatus, String amount) {
         BigDecimal yuan = new BigDecimal(amount).setScale(2);
         if (refund) {
-            return new Notice.Refund("default", ChannelId.ALIPAY, params.get("out_biz_no"), null, params.get("trade_no"),
-                    params.get("out_trade_no"), Notice.RefundResult.SUCCEEDED, null, yuan, "CNY");
+            return new Notice.Refund("default", ChannelId.ALIPAY, new RefundNo(params.get("out_biz_no")), null,
+                    new ChannelTradeNo(params.get("trade_no")), new OutTradeNo(params.get("out_trade_no")),
+                    Notice.RefundResult.SUCCEEDED, null, new Money(yuan, "CNY"));
         }
         if (tradeStatus.equals("WAIT_BUYER_PAY") || tradeStatus.equals("TRADE_CLOSED")) {
             return new Notice.Ignored("trade_status " + tradeStatus);
         }
-        return new Notice.Payment("default", ChannelId.ALIPAY, params.get("trade_no"), params.get("out_trade_no"),
-                tradeStatus, yuan, "CNY");
+        return new Notice.Payment("default", ChannelId.ALIPAY, new ChannelTradeNo(params.get("trade_no")),
+                new OutTradeNo(params.get("out_trade_no")), tradeStatus, new Money(yuan, "CNY"));
     }
 
     /** A reference reading of a form, strict like the channel's: empty when it has a bad escape, bad bytes or a duplicate. */

@@ -9,6 +9,10 @@ import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -47,8 +51,8 @@ class AlipayChannelTest {
     @Test
     void acceptsSignedPayment() {
         Notice.Payment payment = accepted(read(CallbackKind.PAYMENT, payment("TRADE_SUCCESS", "88.00", "utf-8")), Notice.Payment.class);
-        assertEquals(new Notice.Payment("default", ChannelId.ALIPAY, "2026010122001400000000000001", "ORDER-1",
-                "TRADE_SUCCESS", new BigDecimal("88.00"), "CNY"), payment);
+        assertEquals(new Notice.Payment("default", ChannelId.ALIPAY, new ChannelTradeNo("2026010122001400000000000001"),
+                new OutTradeNo("ORDER-1"), "TRADE_SUCCESS", new Money(new BigDecimal("88.00"), "CNY")), payment);
     }
 
     @Test
@@ -60,8 +64,8 @@ class AlipayChannelTest {
     @ValueSource(strings = {"88.00", "0.01", "88.5", "100", "0.00"})
     void amountsParseExactly(String amount) {
         Notice.Payment payment = accepted(read(CallbackKind.PAYMENT, payment("TRADE_SUCCESS", amount, "utf-8")), Notice.Payment.class);
-        assertEquals(new BigDecimal(amount).setScale(2), payment.amount());
-        assertEquals(2, payment.amount().scale());
+        assertEquals(new BigDecimal(amount).setScale(2), payment.amount().amount());
+        assertEquals(2, payment.amount().amount().scale());
     }
 
     @ParameterizedTest
@@ -159,16 +163,17 @@ class AlipayChannelTest {
     @Test
     void refundFeeIsTheRunningTotalNotTheRefundsAmount() {
         Notice.Refund refund = accepted(read(CallbackKind.REFUND, refund("0.01")), Notice.Refund.class);
-        assertEquals(new Notice.Refund("default", ChannelId.ALIPAY, "REFUND-1", null, "2026010122001400000000000001",
-                "ORDER-1", Notice.RefundResult.SUCCEEDED, null, new BigDecimal("0.01"), "CNY"), refund);
+        assertEquals(new Notice.Refund("default", ChannelId.ALIPAY, new RefundNo("REFUND-1"), null,
+                new ChannelTradeNo("2026010122001400000000000001"), new OutTradeNo("ORDER-1"), Notice.RefundResult.SUCCEEDED,
+                null, new Money(new BigDecimal("0.01"), "CNY")), refund);
     }
 
     @Test
     void whatANoticeIsDecidesItsLedgerWhereverItArrives() {
         assertEquals(new BigDecimal("88.00"),
-                accepted(read(CallbackKind.PAYMENT, refund("88.00")), Notice.Refund.class).refundedTotal());
+                accepted(read(CallbackKind.PAYMENT, refund("88.00")), Notice.Refund.class).refundedTotal().amount());
         assertEquals(new BigDecimal("88.00"),
-                accepted(read(CallbackKind.REFUND, payment("TRADE_SUCCESS", "88.00", "utf-8")), Notice.Payment.class).amount());
+                accepted(read(CallbackKind.REFUND, payment("TRADE_SUCCESS", "88.00", "utf-8")), Notice.Payment.class).amount().amount());
     }
 
     @Test
@@ -177,7 +182,7 @@ class AlipayChannelTest {
         params.put("trade_status", "TRADE_CLOSED");
         params.put("gmt_close", "2026-12-02 10:40:00");
         assertEquals(new BigDecimal("88.00"),
-                accepted(read(CallbackKind.PAYMENT, params), Notice.Refund.class).refundedTotal());
+                accepted(read(CallbackKind.PAYMENT, params), Notice.Refund.class).refundedTotal().amount());
     }
 
     @Test

@@ -59,7 +59,7 @@ class AlipayIsvChannelTest {
         Notice.Payment payment = (Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class,
                 read("market", onBehalfOf("2021000000000202", AlipayFixture.payment("TRADE_SUCCESS", "88.00", "utf-8")))).notice();
         assertEquals("shop-b", payment.merchantId());
-        assertEquals("ORDER-1", payment.outTradeNo());
+        assertEquals("ORDER-1", payment.outTradeNo().value());
     }
 
     @Test

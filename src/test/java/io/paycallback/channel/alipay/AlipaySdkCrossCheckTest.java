@@ -49,7 +49,7 @@ class AlipaySdkCrossCheckTest {
         ChannelVerdict verdict = channel.read(AlipayFixture.request(CallbackKind.PAYMENT, signed));
 
         Notice.Payment payment = (Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice();
-        assertEquals("0.01", payment.amount().toPlainString());
+        assertEquals("0.01", payment.amount().amount().toPlainString());
     }
 
     @ParameterizedTest

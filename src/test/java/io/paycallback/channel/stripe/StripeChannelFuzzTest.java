@@ -7,8 +7,11 @@ import io.paycallback.channel.Fuzz;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
 import io.paycallback.trade.InvalidMoney;
 import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import org.junit.jupiter.api.Test;
 
 import javax.crypto.Mac;
@@ -219,23 +222,23 @@ class StripeChannelFuzzTest {
                                    String refundId, String refundState, String chargeId) {
         try {
             if (type.equals("payment_intent.succeeded")) {
-                return new Notice.Payment("default", ChannelId.STRIPE, paymentIntent, outTradeNo, "succeeded",
-                        Money.fromMinorUnits(minor, currency), currency);
+                return new Notice.Payment("default", ChannelId.STRIPE, new ChannelTradeNo(paymentIntent), new OutTradeNo(outTradeNo), "succeeded",
+                        new Money(Money.fromMinorUnits(minor, currency), currency));
             }
             if (type.equals("charge.refunded")) {
-                return new Notice.Refund("default", ChannelId.STRIPE, chargeId + ":refunded:" + minor, null, paymentIntent,
-                        outTradeNo, Notice.RefundResult.SUCCEEDED, null, Money.fromMinorUnits(minor, currency), currency);
+                return new Notice.Refund("default", ChannelId.STRIPE, new RefundNo(chargeId + ":refunded:" + minor), null, new ChannelTradeNo(paymentIntent),
+                        new OutTradeNo(outTradeNo), Notice.RefundResult.SUCCEEDED, null, new Money(Money.fromMinorUnits(minor, currency), currency));
             }
             if (!type.startsWith("refund.") && !type.equals("charge.refund.updated")) {
                 return new Notice.Ignored("event type not used");
             }
             return switch (refundState) {
-                case "pending" -> new Notice.RefundPending("default", ChannelId.STRIPE, refundId, refundId, paymentIntent,
-                        outTradeNo, Money.fromMinorUnits(minor, currency), currency);
-                case "succeeded" -> new Notice.Refund("default", ChannelId.STRIPE, refundId, refundId, paymentIntent, outTradeNo,
-                        Notice.RefundResult.SUCCEEDED, Money.fromMinorUnits(minor, currency), null, currency);
-                default -> new Notice.Refund("default", ChannelId.STRIPE, refundId, refundId, paymentIntent, outTradeNo,
-                        Notice.RefundResult.FAILED, Money.fromMinorUnits(minor, currency), null, currency);
+                case "pending" -> new Notice.RefundPending("default", ChannelId.STRIPE, new RefundNo(refundId), refundId, new ChannelTradeNo(paymentIntent),
+                        new OutTradeNo(outTradeNo), new Money(Money.fromMinorUnits(minor, currency), currency));
+                case "succeeded" -> new Notice.Refund("default", ChannelId.STRIPE, new RefundNo(refundId), refundId, new ChannelTradeNo(paymentIntent), new OutTradeNo(outTradeNo),
+                        Notice.RefundResult.SUCCEEDED, new Money(Money.fromMinorUnits(minor, currency), currency), null);
+                default -> new Notice.Refund("default", ChannelId.STRIPE, new RefundNo(refundId), refundId, new ChannelTradeNo(paymentIntent), new OutTradeNo(outTradeNo),
+                        Notice.RefundResult.FAILED, new Money(Money.fromMinorUnits(minor, currency), currency), null);
             };
         } catch (InvalidMoney e) {
             throw new IllegalStateException(e);

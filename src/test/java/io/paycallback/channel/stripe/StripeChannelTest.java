@@ -7,6 +7,10 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.AnswerKind;
 import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -56,16 +60,16 @@ class StripeChannelTest {
     @Test
     void acceptsSignedPaymentIntent() {
         Notice.Payment payment = accepted(payment(paymentIntentSucceeded(1999, "usd")), Notice.Payment.class);
-        assertEquals(new Notice.Payment("default", ChannelId.STRIPE, "pi_3Abc", "ORDER-1", "succeeded",
-                new BigDecimal("19.99"), "USD"), payment);
+        assertEquals(new Notice.Payment("default", ChannelId.STRIPE, new ChannelTradeNo("pi_3Abc"), new OutTradeNo("ORDER-1"), "succeeded",
+                new Money(new BigDecimal("19.99"), "USD")), payment);
     }
 
     @ParameterizedTest
     @CsvSource({"500,jpy,500,JPY", "1999,usd,19.99,USD", "1,cny,0.01,CNY", "8800,CNY,88.00,CNY", "0,eur,0.00,EUR"})
     void amountsAreScaledByTheCurrencysFractionDigits(long minor, String currency, String expected, String code) {
         Notice.Payment payment = accepted(payment(paymentIntentSucceeded(minor, currency)), Notice.Payment.class);
-        assertEquals(new BigDecimal(expected), payment.amount());
-        assertEquals(code, payment.currency());
+        assertEquals(new BigDecimal(expected), payment.amount().amount());
+        assertEquals(code, payment.amount().currency());
     }
 
     @ParameterizedTest
@@ -161,14 +165,14 @@ class StripeChannelTest {
     void parsesRefundUpdatedWithOurRefundNumber() {
         String body = event("refund.updated", refundObject("succeeded", 500, "{\"out_refund_no\":\"REFUND-1\",\"out_trade_no\":\"ORDER-1\"}"));
         Notice.Refund refund = accepted(refund(body), Notice.Refund.class);
-        assertEquals(new Notice.Refund("default", ChannelId.STRIPE, "REFUND-1", "re_1", "pi_3Abc", "ORDER-1",
-                Notice.RefundResult.SUCCEEDED, new BigDecimal("5.00"), null, "USD"), refund);
+        assertEquals(new Notice.Refund("default", ChannelId.STRIPE, new RefundNo("REFUND-1"), "re_1", new ChannelTradeNo("pi_3Abc"), new OutTradeNo("ORDER-1"),
+                Notice.RefundResult.SUCCEEDED, new Money(new BigDecimal("5.00"), "USD"), null), refund);
     }
 
     @Test
     void refundWithoutOurNumberIsKeyedByStripesId() {
         Notice.Refund refund = accepted(refund(event("refund.created", refundObject("succeeded", 1999, "{}"))), Notice.Refund.class);
-        assertEquals("re_1", refund.refundNo());
+        assertEquals("re_1", refund.refundNo().value());
         assertEquals("re_1", refund.channelRefundId());
         assertNull(refund.outTradeNo());
     }
@@ -185,7 +189,7 @@ class StripeChannelTest {
     void unfinishedRefundsArePendingNeverAResult(String status) {
         Notice.RefundPending pending = accepted(refund(event("refund.created", refundObject(status, 1999, "{}"))),
                 Notice.RefundPending.class);
-        assertEquals(new BigDecimal("19.99"), pending.amount());
+        assertEquals(new BigDecimal("19.99"), pending.amount().amount());
     }
 
     @Test
@@ -196,8 +200,8 @@ class StripeChannelTest {
                 .formatted(refundObject("succeeded", 1000, "{}"),
                         refundObject("succeeded", 2000, "{\"out_refund_no\":\"REFUND-2\"}").replace("re_1", "re_2").replace("1767225700", "1767225800"));
         Notice.Refund refund = accepted(refund(event("charge.refunded", charge)), Notice.Refund.class);
-        assertEquals(new Notice.Refund("default", ChannelId.STRIPE, "REFUND-2", "re_2", "pi_3Abc", "ORDER-1",
-                Notice.RefundResult.SUCCEEDED, new BigDecimal("20.00"), new BigDecimal("30.00"), "USD"), refund);
+        assertEquals(new Notice.Refund("default", ChannelId.STRIPE, new RefundNo("REFUND-2"), "re_2", new ChannelTradeNo("pi_3Abc"), new OutTradeNo("ORDER-1"),
+                Notice.RefundResult.SUCCEEDED, new Money(new BigDecimal("20.00"), "USD"), new Money(new BigDecimal("30.00"), "USD")), refund);
     }
 
     @Test
@@ -206,8 +210,8 @@ class StripeChannelTest {
                 {"id":"ch_1","object":"charge","amount":500,"amount_refunded":500,"currency":"jpy","payment_intent":"pi_3Abc",\
                 "metadata":{"out_trade_no":"ORDER-1"},"refunded":true}""";
         Notice.Refund refund = accepted(refund(event("charge.refunded", charge)), Notice.Refund.class);
-        assertEquals(new Notice.Refund("default", ChannelId.STRIPE, "ch_1:refunded:500", null, "pi_3Abc", "ORDER-1",
-                Notice.RefundResult.SUCCEEDED, null, new BigDecimal("500"), "JPY"), refund);
+        assertEquals(new Notice.Refund("default", ChannelId.STRIPE, new RefundNo("ch_1:refunded:500"), null, new ChannelTradeNo("pi_3Abc"), new OutTradeNo("ORDER-1"),
+                Notice.RefundResult.SUCCEEDED, null, new Money(new BigDecimal("500"), "JPY")), refund);
     }
 
     @Test

@@ -6,6 +6,9 @@ import io.paycallback.channel.Endpoint;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -54,8 +57,8 @@ class StripeConnectChannelTest {
     @Test
     void aConnectedAccountsPaymentIsItsMerchants() {
         ChannelVerdict verdict = read("market", CONNECT_SECRET, onAccount("acct_1ShopB", paymentIntentSucceeded(1999, "usd")));
-        assertEquals(new ChannelVerdict.Accepted(new Notice.Payment("shop-b", ChannelId.STRIPE, "pi_3Abc", "ORDER-1",
-                "succeeded", new BigDecimal("19.99"), "USD")), verdict);
+        assertEquals(new ChannelVerdict.Accepted(new Notice.Payment("shop-b", ChannelId.STRIPE, new ChannelTradeNo("pi_3Abc"), new OutTradeNo("ORDER-1"),
+                "succeeded", new Money(new BigDecimal("19.99"), "USD"))), verdict);
     }
 
     @Test
@@ -65,7 +68,7 @@ class StripeConnectChannelTest {
         Notice.Refund refund = assertInstanceOf(Notice.Refund.class,
                 assertInstanceOf(ChannelVerdict.Accepted.class, read("market", CONNECT_SECRET, body)).notice());
         assertEquals("shop-a", refund.merchantId());
-        assertEquals("RF-1", refund.refundNo());
+        assertEquals("RF-1", refund.refundNo().value());
     }
 
     @Test

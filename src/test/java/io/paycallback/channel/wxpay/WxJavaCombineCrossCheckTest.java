@@ -65,17 +65,17 @@ class WxJavaCombineCrossCheckTest {
         Notice.Combined ours = (Notice.Combined) ((ChannelVerdict.Accepted) read("default",
                 WxPayFixture.paymentBody(plaintext))).notice();
 
-        assertEquals(wxjava.getCombineOutTradeNo(), ours.combineOutTradeNo());
+        assertEquals(wxjava.getCombineOutTradeNo(), ours.combineOutTradeNo().value());
         assertEquals(wxjava.getCombineMchid(), MCHID);
         assertEquals(wxjava.getSubOrders().size(), ours.payments().size());
         for (int i = 0; i < ours.payments().size(); i++) {
             CombineNotifyResult.SubOrders theirs = wxjava.getSubOrders().get(i);
             Notice.Payment payment = ours.payments().get(i);
-            assertEquals(theirs.getOutTradeNo(), payment.outTradeNo());
-            assertEquals(theirs.getTransactionId(), payment.channelTradeNo());
+            assertEquals(theirs.getOutTradeNo(), payment.outTradeNo().value());
+            assertEquals(theirs.getTransactionId(), payment.channelTradeNo().value());
             assertEquals(theirs.getTradeState(), payment.tradeState());
-            assertEquals(BigDecimal.valueOf(theirs.getAmount().getTotalAmount(), 2), payment.amount());
-            assertEquals(theirs.getAmount().getCurrency(), payment.currency());
+            assertEquals(BigDecimal.valueOf(theirs.getAmount().getTotalAmount(), 2), payment.amount().amount());
+            assertEquals(theirs.getAmount().getCurrency(), payment.amount().currency());
         }
     }
 
@@ -94,7 +94,7 @@ class WxJavaCombineCrossCheckTest {
             CombineTransactionsResult.SubOrders theirs = wxjava.getSubOrders().get(i);
             assertEquals(SP_MCHID, theirs.getMchid());
             assertEquals(merchants.get(theirs.getSubMchid()), ours.payments().get(i).merchantId());
-            assertEquals(BigDecimal.valueOf(theirs.getAmount().getTotalAmount(), 2), ours.payments().get(i).amount());
+            assertEquals(BigDecimal.valueOf(theirs.getAmount().getTotalAmount(), 2), ours.payments().get(i).amount().amount());
         }
     }
 
@@ -110,8 +110,8 @@ class WxJavaCombineCrossCheckTest {
         assertEquals(SP_MCHID, wxjava.getSpMchId());
         assertEquals("1900000202", wxjava.getSubMchId());
         assertEquals("shop-b", ours.merchantId());
-        assertEquals(wxjava.getOutRefundNo(), ours.refundNo());
+        assertEquals(wxjava.getOutRefundNo(), ours.refundNo().value());
         assertEquals(wxjava.getRefundId(), ours.channelRefundId());
-        assertEquals(BigDecimal.valueOf(wxjava.getAmount().getRefund(), 2), ours.amount());
+        assertEquals(BigDecimal.valueOf(wxjava.getAmount().getRefund(), 2), ours.amount().amount());
     }
 }

@@ -9,8 +9,11 @@ import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
 import io.paycallback.trade.InvalidMoney;
 import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import org.junit.jupiter.api.Test;
 
 import javax.crypto.Cipher;
@@ -174,7 +177,7 @@ class WxPayChannelFuzzTest {
                 subOrders.add(fuzz.object(sub, damage, hit));
                 String merchantId = subMchid == null ? "default" : SUB_MERCHANTS.get(subMchid);
                 expected.add("SUCCESS".equals(state)
-                        ? new Notice.Payment(merchantId, ChannelId.WXPAY, tradeNo, outTradeNo, state, money(minor), "CNY")
+                        ? new Notice.Payment(merchantId, ChannelId.WXPAY, new ChannelTradeNo(tradeNo), new OutTradeNo(outTradeNo), state, new Money(money(minor), "CNY"))
                         : new Notice.Ignored("trade_state " + state));
             }
             Map<String, byte[]> fields = new LinkedHashMap<>();
@@ -191,8 +194,8 @@ class WxPayChannelFuzzTest {
                 ChannelVerdict verdict = partner.read(request);
                 assertThat(verdict).isEqualTo(stranger
                         ? new ChannelVerdict.Malformed("sub_mchid is not a sub-merchant configured for this partner")
-                        : new ChannelVerdict.Accepted(new Notice.Combined(new String(fields.get("combine_out_trade_no"),
-                        StandardCharsets.UTF_8).replace("\"", ""), expected)));
+                        : new ChannelVerdict.Accepted(new Notice.Combined(new OutTradeNo(new String(fields.get("combine_out_trade_no"),
+                        StandardCharsets.UTF_8).replace("\"", "")), expected)));
                 assertThat(partner.parseStored(request)).isEqualTo(verdict);
             } else {
                 Fuzz.assertSignedVerdict(partner, request, true, null);
@@ -298,13 +301,13 @@ class WxPayChannelFuzzTest {
                     default -> null;
                 };
                 String refundId = new String(fields.get("refund_id"), StandardCharsets.UTF_8).replace("\"", "");
-                return result == null ? new Notice.RefundPending("default", ChannelId.WXPAY, refundNo, refundId, tradeNo,
-                        outTradeNo, Money.fromMinorUnits(minor, code), code)
-                        : new Notice.Refund("default", ChannelId.WXPAY, refundNo, refundId, tradeNo, outTradeNo, result,
-                        Money.fromMinorUnits(minor, code), null, code);
+                return result == null ? new Notice.RefundPending("default", ChannelId.WXPAY, new RefundNo(refundNo), refundId, new ChannelTradeNo(tradeNo),
+                        new OutTradeNo(outTradeNo), new Money(Money.fromMinorUnits(minor, code), code))
+                        : new Notice.Refund("default", ChannelId.WXPAY, new RefundNo(refundNo), refundId, new ChannelTradeNo(tradeNo), new OutTradeNo(outTradeNo), result,
+                        new Money(Money.fromMinorUnits(minor, code), code), null);
             }
             return "SUCCESS".equals(state)
-                    ? new Notice.Payment("default", ChannelId.WXPAY, tradeNo, outTradeNo, state, Money.fromMinorUnits(minor, code), code)
+                    ? new Notice.Payment("default", ChannelId.WXPAY, new ChannelTradeNo(tradeNo), new OutTradeNo(outTradeNo), state, new Money(Money.fromMinorUnits(minor, code), code))
                     : new Notice.Ignored("trade_state " + state);
         } catch (InvalidMoney e) {
             throw new IllegalStateException(e);

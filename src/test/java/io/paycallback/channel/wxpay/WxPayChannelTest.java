@@ -9,6 +9,10 @@ import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
+import io.paycallback.trade.RefundNo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -65,14 +69,14 @@ class WxPayChannelTest {
     @Test
     void acceptsSignedPayment() {
         Notice.Payment payment = accepted(channel.read(paid(8800)), Notice.Payment.class);
-        assertEquals(new Notice.Payment("default", ChannelId.WXPAY, "4200000001202601010000000001", "ORDER-1",
-                "SUCCESS", new BigDecimal("88.00"), "CNY"), payment);
+        assertEquals(new Notice.Payment("default", ChannelId.WXPAY, new ChannelTradeNo("4200000001202601010000000001"), new OutTradeNo("ORDER-1"),
+                "SUCCESS", new Money(new BigDecimal("88.00"), "CNY")), payment);
     }
 
     @Test
     void amountsAreExactYuan() {
-        assertEquals(new BigDecimal("0.01"), accepted(channel.read(paid(1)), Notice.Payment.class).amount());
-        assertEquals(new BigDecimal("88.00"), accepted(channel.read(paid(8800)), Notice.Payment.class).amount());
+        assertEquals(new BigDecimal("0.01"), accepted(channel.read(paid(1)), Notice.Payment.class).amount().amount());
+        assertEquals(new BigDecimal("88.00"), accepted(channel.read(paid(8800)), Notice.Payment.class).amount().amount());
     }
 
     @Test
@@ -200,8 +204,8 @@ class WxPayChannelTest {
     void parsesSucceededRefund() {
         String body = body("REFUND.SUCCESS", encrypt(refund("SUCCESS", 1), API_V3_KEY));
         Notice.Refund refund = accepted(channel.read(signed(CallbackKind.REFUND, CURRENT.getPrivate(), SERIAL, T, body)), Notice.Refund.class);
-        assertEquals(new Notice.Refund("default", ChannelId.WXPAY, "REFUND-1", "50000000382019052709732678859",
-                "4200000001202601010000000001", "ORDER-1", Notice.RefundResult.SUCCEEDED, new BigDecimal("0.01"), null, "CNY"), refund);
+        assertEquals(new Notice.Refund("default", ChannelId.WXPAY, new RefundNo("REFUND-1"), "50000000382019052709732678859",
+                new ChannelTradeNo("4200000001202601010000000001"), new OutTradeNo("ORDER-1"), Notice.RefundResult.SUCCEEDED, new Money(new BigDecimal("0.01"), "CNY"), null), refund);
     }
 
     @ParameterizedTest
@@ -210,7 +214,7 @@ class WxPayChannelTest {
         String body = body("REFUND." + status, encrypt(refund(status, 8800), API_V3_KEY));
         Notice.Refund refund = accepted(channel.read(signed(CallbackKind.REFUND, CURRENT.getPrivate(), SERIAL, T, body)), Notice.Refund.class);
         assertEquals(Notice.RefundResult.FAILED, refund.result());
-        assertEquals(new BigDecimal("88.00"), refund.amount());
+        assertEquals(new BigDecimal("88.00"), refund.amount().amount());
     }
 
     @Test
@@ -218,8 +222,8 @@ class WxPayChannelTest {
         String body = body("REFUND.PROCESSING", encrypt(refund("PROCESSING", 8800), API_V3_KEY));
         Notice.RefundPending pending = accepted(channel.read(signed(CallbackKind.REFUND, CURRENT.getPrivate(), SERIAL, T, body)),
                 Notice.RefundPending.class);
-        assertEquals(new BigDecimal("88.00"), pending.amount());
-        assertEquals("CNY", pending.currency());
+        assertEquals(new BigDecimal("88.00"), pending.amount().amount());
+        assertEquals("CNY", pending.amount().currency());
     }
 
     @Test

@@ -6,6 +6,9 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -56,8 +59,8 @@ class WxPayCombineChannelTest {
     }
 
     private static Notice.Payment paid(String merchantId, int n, String amount) {
-        return new Notice.Payment(merchantId, ChannelId.WXPAY, "420000000000000000000000000" + n, "ORDER-" + n, "SUCCESS",
-                new BigDecimal(amount), "CNY");
+        return new Notice.Payment(merchantId, ChannelId.WXPAY, new ChannelTradeNo("420000000000000000000000000" + n), new OutTradeNo("ORDER-" + n), "SUCCESS",
+                new Money(new BigDecimal(amount), "CNY"));
     }
 
     @Test
@@ -66,7 +69,7 @@ class WxPayCombineChannelTest {
                 subOrder(MCHID, null, 2, "SUCCESS", 2050), subOrder(MCHID, null, 3, "NOTPAY", 300))), API_V3_KEY);
 
         Notice.Combined combined = assertInstanceOf(Notice.Combined.class, assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice());
-        assertEquals("COMBINE-1", combined.combineOutTradeNo());
+        assertEquals("COMBINE-1", combined.combineOutTradeNo().value());
         assertEquals(List.of(paid("default", 1, "10.00"), paid("default", 2, "20.50")), combined.payments());
         assertEquals(new Notice.Ignored("trade_state NOTPAY"), combined.subOrders().get(2));
     }

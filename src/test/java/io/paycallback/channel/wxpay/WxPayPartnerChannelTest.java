@@ -6,6 +6,9 @@ import io.paycallback.channel.Notice;
 import io.paycallback.channel.TestKeys;
 import io.paycallback.channel.ChannelVerdict;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -43,8 +46,8 @@ class WxPayPartnerChannelTest {
     void aSubMerchantsPaymentIsItsMerchants() {
         ChannelVerdict verdict = read("market", CallbackKind.PAYMENT,
                 WxPayFixture.partnerPayment(SP_MCHID, "1900000202", "SUCCESS", 8800), PARTNER_KEY);
-        assertEquals(new ChannelVerdict.Accepted(new Notice.Payment("shop-b", ChannelId.WXPAY, "4200000001202601010000000001",
-                "ORDER-1", "SUCCESS", new BigDecimal("88.00"), "CNY")), verdict);
+        assertEquals(new ChannelVerdict.Accepted(new Notice.Payment("shop-b", ChannelId.WXPAY, new ChannelTradeNo("4200000001202601010000000001"),
+                new OutTradeNo("ORDER-1"), "SUCCESS", new Money(new BigDecimal("88.00"), "CNY"))), verdict);
     }
 
     @Test
@@ -53,7 +56,7 @@ class WxPayPartnerChannelTest {
                 read("market", CallbackKind.REFUND, WxPayFixture.partnerRefund(SP_MCHID, "1900000201", "SUCCESS", 100),
                         PARTNER_KEY)).notice());
         assertEquals("shop-a", refund.merchantId());
-        assertEquals(new BigDecimal("1.00"), refund.amount());
+        assertEquals(new BigDecimal("1.00"), refund.amount().amount());
     }
 
     @Test

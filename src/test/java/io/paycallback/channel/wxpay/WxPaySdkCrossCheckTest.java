@@ -70,11 +70,11 @@ class WxPaySdkCrossCheckTest {
         Transaction transaction = sdk.parse(sdkParam(request), Transaction.class);
         Notice.Payment payment = (Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class, channel.read(request)).notice();
 
-        assertEquals(transaction.getOutTradeNo(), payment.outTradeNo());
-        assertEquals(transaction.getTransactionId(), payment.channelTradeNo());
+        assertEquals(transaction.getOutTradeNo(), payment.outTradeNo().value());
+        assertEquals(transaction.getTransactionId(), payment.channelTradeNo().value());
         assertEquals(transaction.getTradeState().name(), payment.tradeState());
-        assertEquals(BigDecimal.valueOf(transaction.getAmount().getTotal(), 2), payment.amount());
-        assertEquals(transaction.getAmount().getCurrency(), payment.currency());
+        assertEquals(BigDecimal.valueOf(transaction.getAmount().getTotal(), 2), payment.amount().amount());
+        assertEquals(transaction.getAmount().getCurrency(), payment.amount().currency());
     }
 
     @Test
@@ -85,10 +85,10 @@ class WxPaySdkCrossCheckTest {
         RefundNotification notification = sdk.parse(sdkParam(request), RefundNotification.class);
         Notice.Refund refund = (Notice.Refund) assertInstanceOf(ChannelVerdict.Accepted.class, channel.read(request)).notice();
 
-        assertEquals(notification.getOutRefundNo(), refund.refundNo());
+        assertEquals(notification.getOutRefundNo(), refund.refundNo().value());
         assertEquals(notification.getRefundId(), refund.channelRefundId());
-        assertEquals(notification.getTransactionId(), refund.channelTradeNo());
-        assertEquals(BigDecimal.valueOf(notification.getAmount().getRefund(), 2), refund.amount());
+        assertEquals(notification.getTransactionId(), refund.channelTradeNo().value());
+        assertEquals(BigDecimal.valueOf(notification.getAmount().getRefund(), 2), refund.amount().amount());
     }
 
     /**
@@ -115,9 +115,9 @@ class WxPaySdkCrossCheckTest {
         assertEquals("1230000109", transaction.getSpMchid());
         assertEquals("1900000201", transaction.getSubMchid());
         assertEquals("shop-a", payment.merchantId());
-        assertEquals(transaction.getOutTradeNo(), payment.outTradeNo());
-        assertEquals(transaction.getTransactionId(), payment.channelTradeNo());
-        assertEquals(BigDecimal.valueOf(transaction.getAmount().getTotal(), 2), payment.amount());
+        assertEquals(transaction.getOutTradeNo(), payment.outTradeNo().value());
+        assertEquals(transaction.getTransactionId(), payment.channelTradeNo().value());
+        assertEquals(BigDecimal.valueOf(transaction.getAmount().getTotal(), 2), payment.amount().amount());
     }
 
     @Test
@@ -135,7 +135,7 @@ class WxPaySdkCrossCheckTest {
 
         ChannelVerdict verdict = channel.read(new CallbackRequest("default", CallbackKind.PAYMENT, headers, body.getBytes(StandardCharsets.UTF_8)));
 
-        assertEquals(new BigDecimal("0.01"), ((Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice()).amount());
+        assertEquals(new BigDecimal("0.01"), ((Notice.Payment) assertInstanceOf(ChannelVerdict.Accepted.class, verdict).notice()).amount().amount());
     }
 
     @Test
