@@ -68,4 +68,10 @@ public record Money(BigDecimal amount, String currency) {
             throw new InvalidMoney("unknown currency");
         }
     }
+
+    /** The amount as written, then the currency ({@code 19.99 USD}): what a log line and an error show. */
+    @Override
+    public String toString() {
+        return amount.toPlainString() + " " + currency;
+    }
 }

@@ -21,4 +21,10 @@ public record OutTradeNo(String value) {
     public static String valueOrNull(OutTradeNo number) {
         return number == null ? null : number.value();
     }
+
+    /** The number itself: what a log line, an error and a stored description show. */
+    @Override
+    public String toString() {
+        return value;
+    }
 }

@@ -17,4 +17,10 @@ public record RefundNo(String value) {
     public static String valueOrNull(RefundNo number) {
         return number == null ? null : number.value();
     }
+
+    /** The number itself: what a log line, an error and a stored description show. */
+    @Override
+    public String toString() {
+        return value;
+    }
 }
