@@ -46,6 +46,8 @@ import java.util.function.Function;
 public class Registry {
 
     private static final Logger LOG = Logger.getLogger(Registry.class);
+    /** Changed owners read one by one up to this many; past it the whole registry is read. */
+    private static final int PARTIAL_READ_LIMIT = 500;
     private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule());
 
     /** What is served: the database's entries as of {@code version}, and with the configured ones beside them. */
@@ -148,10 +150,17 @@ public class Registry {
                 });
     }
 
-    /** Reads the registry, known to be at {@code version} at least; a failed read lets the next poll try again. */
+    /**
+     * Reads the registry, known to be at {@code version} at least: only the owners changed since the version served
+     * when there are few, else all of it. A failed read lets the next poll try again.
+     */
     private Uni<RegistryStore.Loaded> read(long version) {
         requested.accumulateAndGet(version, Math::max);
-        return store.load().onFailure().invoke(failure -> requested.set(current.version()));
+        long served = current.version();
+        Uni<RegistryStore.Loaded> read = served < 0 ? store.load()
+                : store.changedSince(served, PARTIAL_READ_LIMIT).flatMap(changed -> changed.isPresent()
+                        ? Uni.createFrom().item(changed.get()) : store.load());
+        return read.onFailure().invoke(failure -> requested.set(current.version()));
     }
 
     /** Reads the registry after a change made here and serves it, so that this instance answers with it served. */
@@ -161,8 +170,32 @@ public class Registry {
 
     private void serve(RegistryStore.Loaded loaded) {
         read = true;
-        if (loaded.version() > current.version()) {
+        if (loaded.version() <= current.version()) {
+            return;
+        }
+        if (loaded.whole()) {
             serve(loaded.version(), decode(loaded));
+            return;
+        }
+        Snapshot base = current;
+        RegistryContent changed = decode(loaded);
+        Map<String, MerchantEntry> merchants = new HashMap<>(base.database().merchants());
+        Map<String, PlatformEntry> platforms = new HashMap<>(base.database().platforms());
+        for (String id : loaded.changed()) {
+            merchants.remove(id);
+            platforms.remove(id);
+        }
+        merchants.putAll(changed.merchants());
+        platforms.putAll(changed.platforms());
+        serveOn(base.version(), loaded.version(), new RegistryContent(merchants, platforms));
+    }
+
+    /** A partial read applies to the version it was read after, not to one served meanwhile; the next poll reads again. */
+    private synchronized void serveOn(long after, long version, RegistryContent database) {
+        if (current.version() == after) {
+            serve(version, database);
+        } else {
+            requested.set(current.version());
         }
     }
 

@@ -11,7 +11,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 
 /** The registry's tables: owners, their accounts with sealed secrets, and the numbered changes. */
 @ApplicationScoped
@@ -22,6 +24,10 @@ public class RegistryStore {
     static final String ACCOUNTS = """
             SELECT owner_id, provider, mode, platform_id, sub_id, settings, kek_id, wrapped_key, secrets
             FROM registry_accounts""";
+    static final String CHANGED_OWNERS = """
+            SELECT DISTINCT owner_id FROM registry_changes WHERE id > ? AND id <= ? LIMIT ?""";
+    static final String OWNERS_OF = OWNERS + " WHERE id IN (%s)";
+    static final String ACCOUNTS_OF = ACCOUNTS + " WHERE owner_id IN (%s)";
     static final String INSERT_OWNER = """
             INSERT INTO registry_owners (id, kind, enabled, created_at, updated_at) VALUES (?, ?, ?, NOW(3), NOW(3))""";
     static final String UPDATE_OWNER = "UPDATE registry_owners SET enabled = ?, updated_at = NOW(3) WHERE id = ?";
@@ -48,8 +54,20 @@ public class RegistryStore {
                              String settings, Envelope.Sealed sealed) {
     }
 
-    /** The whole registry as one transaction read it, and the version it is. */
-    public record Loaded(long version, List<OwnerRow> owners, List<AccountRow> accounts) {
+    /**
+     * What one transaction read of the registry, and the version it is at.
+     *
+     * @param changed the owners a partial read is about (each read whole, or gone); null for the whole registry
+     */
+    public record Loaded(long version, List<OwnerRow> owners, List<AccountRow> accounts, List<String> changed) {
+
+        public Loaded(long version, List<OwnerRow> owners, List<AccountRow> accounts) {
+            this(version, owners, accounts, null);
+        }
+
+        public boolean whole() {
+            return changed == null;
+        }
     }
 
     /** One change as the history shows it; before and after name secrets by fingerprint only. */
@@ -76,14 +94,39 @@ public class RegistryStore {
         return pool.withTransaction(this::load);
     }
 
+    /**
+     * The owners changed after version {@code since}, whole, read in one transaction with the version they are at;
+     * empty when more than {@code limit} changed, and reading everything is the better way.
+     */
+    public Uni<Optional<Loaded>> changedSince(long since, int limit) {
+        return pool.withTransaction(tx -> version(tx).flatMap(version -> tx.preparedQuery(CHANGED_OWNERS)
+                .execute(Tuple.of(since, version, limit + 1)).flatMap(rows -> {
+                    List<String> ids = new ArrayList<>();
+                    rows.forEach(row -> ids.add(row.getString("owner_id")));
+                    if (ids.size() > limit) {
+                        return Uni.createFrom().item(Optional.<Loaded>empty());
+                    }
+                    if (ids.isEmpty()) {
+                        return Uni.createFrom().item(Optional.of(new Loaded(version, List.of(), List.of(), List.of())));
+                    }
+                    String marks = String.join(", ", Collections.nCopies(ids.size(), "?"));
+                    Tuple idTuple = Tuple.from(new ArrayList<Object>(ids));
+                    return tx.preparedQuery(OWNERS_OF.formatted(marks)).execute(idTuple).flatMap(ownerRows ->
+                            tx.preparedQuery(ACCOUNTS_OF.formatted(marks)).execute(idTuple).map(accountRows -> {
+                                List<OwnerRow> owners = new ArrayList<>();
+                                ownerRows.forEach(row -> owners.add(owner(row)));
+                                List<AccountRow> accounts = new ArrayList<>();
+                                accountRows.forEach(row -> accounts.add(account(row)));
+                                return Optional.of(new Loaded(version, owners, accounts, ids));
+                            }));
+                })));
+    }
+
     public Uni<Loaded> load(SqlClient tx) {
         return version(tx).flatMap(version -> tx.preparedQuery(OWNERS).execute().flatMap(ownerRows -> {
                     List<OwnerRow> owners = new ArrayList<>();
                     for (Row row : ownerRows) {
-                        owners.add(new OwnerRow(row.getString("id"), OwnerKind.of(row.getString("kind")).orElseThrow(
-                                () -> new IllegalStateException("registry owner " + row.getString("id")
-                                        + " has a kind this build does not know")),
-                                row.getInteger("enabled") != 0));
+                        owners.add(owner(row));
                     }
                     return tx.preparedQuery(ACCOUNTS).execute().map(accountRows -> {
                         List<AccountRow> accounts = new ArrayList<>();
@@ -93,6 +136,13 @@ public class RegistryStore {
                         return new Loaded(version, owners, accounts);
                     });
                 }));
+    }
+
+    private static OwnerRow owner(Row row) {
+        return new OwnerRow(row.getString("id"), OwnerKind.of(row.getString("kind")).orElseThrow(
+                () -> new IllegalStateException("registry owner " + row.getString("id")
+                        + " has a kind this build does not know")),
+                row.getInteger("enabled") != 0);
     }
 
     private static AccountRow account(Row row) {
