@@ -38,7 +38,9 @@ import java.util.function.Function;
  * database, served by every instance as one immutable snapshot. Each instance asks for the registry's version every
  * {@code paycallback.registry.poll-interval}; when it moved, it reads the whole registry in one transaction, opens the
  * secrets, builds the channels and the provider clients aside and swaps them in at once. A failed read or build keeps
- * the snapshot served before. A callback pays nothing for this: it reads the snapshot its channel holds. It starts
+ * the snapshot served before; a running instance reads only the owners {@code registry_changes} names since the
+ * version it serves, so every write of a registry row records its owner there, as {@link #change} does. A callback
+ * pays nothing for this: it reads the snapshot its channel holds. It starts
  * before the other start-up beans, which may ask which merchants have keys.
  */
 @Startup(ObserverMethod.DEFAULT_PRIORITY - 100)

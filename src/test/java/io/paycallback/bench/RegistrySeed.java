@@ -30,8 +30,8 @@ import java.util.Optional;
  * WeChat Pay account each, and sub-merchants spread over the platforms (a Stripe connected account each, every other
  * one also a WeChat Pay partner sub-merchant). The rows are made by the service's own {@link StoredAccount} and
  * {@link Envelope}, so what the service reads back is exactly what it writes. One RSA key pair serves every WeChat Pay
- * account: parsing it costs the same whichever key it is. One {@code registry_changes} row at the end moves the
- * version; the tables are expected empty (a fresh database the service migrated).
+ * account, in a text of its own per account. A {@code registry_changes} row per owner, as the API records every
+ * change of an owner, moves the version; the tables are expected empty (a fresh database the service migrated).
  *
  * <pre>
  *   java -cp target/test-classes:target/classes:$(cat target/cp.txt) io.paycallback.bench.RegistrySeed \
@@ -51,7 +51,7 @@ public final class RegistrySeed {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NOW(3))""";
     private static final String INSERT_CHANGE = """
             INSERT INTO registry_changes (actor, action, owner_id, provider, before_doc, after_doc, created_at)
-            VALUES ('bench-seed', 'seed', 'bench-seed', NULL, NULL, NULL, NOW(3))""";
+            VALUES ('bench-seed', 'seed', ?, NULL, NULL, NULL, NOW(3))""";
     private static final String VERSION = "SELECT COALESCE(MAX(id), 0) FROM registry_changes";
 
     private final SecureRandom random = new SecureRandom();
@@ -103,6 +103,8 @@ public final class RegistrySeed {
         }
     }
 
+    private final List<String> seeded = new ArrayList<>();
+
     private long seed(Connection db, int merchants, int platforms, int subMerchants) throws SQLException {
         try (Rows rows = new Rows(db)) {
             for (int i = 1; i <= platforms; i++) {
@@ -131,7 +133,11 @@ public final class RegistrySeed {
             rows.flush();
         }
         try (PreparedStatement change = db.prepareStatement(INSERT_CHANGE)) {
-            change.executeUpdate();
+            for (String owner : seeded) {
+                change.setString(1, owner);
+                change.addBatch();
+            }
+            change.executeBatch();
         }
         db.commit();
         try (PreparedStatement version = db.prepareStatement(VERSION); ResultSet result = version.executeQuery()) {
@@ -186,6 +192,7 @@ public final class RegistrySeed {
         }
 
         void owner(String id, String kind) throws SQLException {
+            seeded.add(id);
             owners.setString(1, id);
             owners.setString(2, kind);
             owners.addBatch();
