@@ -284,7 +284,8 @@ for i in $(seq 1 "$CHANGES"); do
   kill -0 "$SERVICE_PID" 2>/dev/null || died "API change $i"
   [[ $code == 200 ]] || { cat "$WORK/registry-change-$i.json" >&2; echo "change $i answered $code" >&2; exit 1; }
   after=$(db_version)
-  ((after == before + 1)) || { echo "change $i moved the version from $before to $after" >&2; exit 1; }
+  # Ids of registry_changes are AUTO_INCREMENT: a version moves up, by one or past a gap a batch insert left.
+  ((after > before)) || { echo "change $i did not move the version ($before, then $after)" >&2; exit 1; }
   wait_version "$after"; t2=$SERVED_MS
   sleep "$SETTLE"
   c1=$(cpu_ms); t3=$(now_ms)
