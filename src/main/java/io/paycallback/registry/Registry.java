@@ -171,7 +171,15 @@ public class Registry {
     }
 
     private void serve(RegistryStore.Loaded loaded) {
-        read = true;
+        try {
+            serveRead(loaded);
+        } finally {
+            read = true;
+        }
+    }
+
+    /** Ready once what was read is served (or refused, and the snapshot before kept), not as soon as it is read. */
+    private void serveRead(RegistryStore.Loaded loaded) {
         if (loaded.version() <= current.version()) {
             return;
         }
