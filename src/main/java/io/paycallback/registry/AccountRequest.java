@@ -3,7 +3,7 @@ package io.paycallback.registry;
 import io.paycallback.trade.ChannelId;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,26 +66,37 @@ public record AccountRequest(String mode, String platform, String subId, String 
     }
 
     private void refuseOthers(ChannelId provider, String... allowed) {
-        Map<String, Object> given = new LinkedHashMap<>();
-        given.put("platform", platform);
-        given.put("subId", subId);
-        given.put("appAuthToken", appAuthToken);
-        given.put("mchid", mchid);
-        given.put("apiV3Key", apiV3Key);
-        given.put("publicKeys", publicKeys);
-        given.put("merchantSerial", merchantSerial);
-        given.put("merchantPrivateKey", merchantPrivateKey);
-        given.put("appId", appId);
-        given.put("publicKey", publicKey);
-        given.put("appPrivateKey", appPrivateKey);
-        given.put("webhookSecrets", webhookSecrets);
-        given.put("apiKey", apiKey);
         List<String> permitted = List.of(allowed);
-        for (Map.Entry<String, Object> field : given.entrySet()) {
-            if (field.getValue() != null && !permitted.contains(field.getKey())) {
-                throw new IllegalArgumentException(field.getKey() + " is not a field of this " + provider.path()
+        for (String field : given()) {
+            if (!permitted.contains(field)) {
+                throw new IllegalArgumentException(field + " is not a field of this " + provider.path()
                         + " account (its fields: " + String.join(", ", permitted) + ")");
             }
+        }
+    }
+
+    /** The names of the fields this request sets, in the record's order. */
+    private List<String> given() {
+        List<String> given = new ArrayList<>();
+        addIfSet(given, "platform", platform);
+        addIfSet(given, "subId", subId);
+        addIfSet(given, "appAuthToken", appAuthToken);
+        addIfSet(given, "mchid", mchid);
+        addIfSet(given, "apiV3Key", apiV3Key);
+        addIfSet(given, "publicKeys", publicKeys);
+        addIfSet(given, "merchantSerial", merchantSerial);
+        addIfSet(given, "merchantPrivateKey", merchantPrivateKey);
+        addIfSet(given, "appId", appId);
+        addIfSet(given, "publicKey", publicKey);
+        addIfSet(given, "appPrivateKey", appPrivateKey);
+        addIfSet(given, "webhookSecrets", webhookSecrets);
+        addIfSet(given, "apiKey", apiKey);
+        return given;
+    }
+
+    private static void addIfSet(List<String> given, String name, Object value) {
+        if (value != null) {
+            given.add(name);
         }
     }
 
