@@ -6,7 +6,8 @@
 # KEYCLOAK_JAVA_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64.
 #
 #   deploy/keycloak/start.sh [port]   starts it (port: free one when omitted), waits until the realm answers, prints
-#                                     its URL (http://127.0.0.1:<port>) as the last line of stdout
+#                                     its URL (http://127.0.0.1:<port>) as the last line of stdout; when this checkout's
+#                                     is already running, prints that one's URL
 #   deploy/keycloak/start.sh stop     stops the one this checkout started
 #
 # The realm's issuer is http://127.0.0.1:<port>/realms/paycallback; its users, clients and secrets are for dev and
@@ -27,7 +28,7 @@ if [[ "${1:-}" == "stop" ]]; then
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
     kill -9 "$pid" 2>/dev/null || true
-    rm -f "$PID_FILE"
+    rm -f "$PID_FILE" "$BASE/keycloak.url"
   fi
   exit 0
 fi
@@ -47,9 +48,11 @@ if [[ ! -x $HOME_DIR/bin/kc.sh ]]; then
   (cd "$BASE" && unzip -q -o "keycloak-quarkus-dist-$VERSION.zip" && rm -f "keycloak-quarkus-dist-$VERSION.zip")
 fi
 
-if [[ -f $PID_FILE ]] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null; then
-  echo "keycloak: already running as $(cat "$PID_FILE"); deploy/keycloak/start.sh stop first" >&2
-  exit 1
+# One per checkout: a second start (the tests while a developer's is up) uses the running one.
+if [[ -f $PID_FILE ]] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null && [[ -f $BASE/keycloak.url ]]; then
+  echo "keycloak: already running as $(cat "$PID_FILE"), log in $LOG" >&2
+  cat "$BASE/keycloak.url"
+  exit 0
 fi
 # A fresh realm every start: the import skips a realm that already exists.
 rm -rf "$HOME_DIR/data"
@@ -67,6 +70,7 @@ echo $! >"$PID_FILE"
 for _ in $(seq 1 120); do
   if curl -fsS -o /dev/null "$URL/realms/paycallback/.well-known/openid-configuration" 2>/dev/null; then
     echo "keycloak: ready after ${SECONDS} s, log in $LOG" >&2
+    echo "$URL" >"$BASE/keycloak.url"
     echo "$URL"
     exit 0
   fi

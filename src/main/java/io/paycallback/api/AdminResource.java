@@ -3,10 +3,14 @@ package io.paycallback.api;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.paycallback.auth.MerchantScope;
 import io.paycallback.auth.Roles;
+import io.paycallback.auth.WithinMerchantScope;
+import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.delivery.RecordedAttempt;
 import io.paycallback.inbox.CallbackRow;
 import io.paycallback.inbox.QuarantinedCallback;
+import io.paycallback.ops.ActionResult;
 import io.paycallback.ops.AuditEntry;
 import io.paycallback.ops.AuditLogListing;
 import io.paycallback.ops.BulkRequeues;
@@ -20,6 +24,7 @@ import io.paycallback.ops.OperatorAction.Offers;
 import io.paycallback.ops.OrderActions;
 import io.paycallback.ops.QuarantineActions;
 import io.paycallback.outbox.OutboxEvent;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
@@ -46,6 +51,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The operator actions of {@code io.paycallback.ops} as JSON (never routed by the ingress). Lists never carry raw
@@ -54,13 +61,13 @@ import java.util.Map;
  */
 @Path("/admin")
 @Produces(MediaType.APPLICATION_JSON)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @OperatorAccessLog.Logged
 @Tag(name = "admin")
 @SecurityScheme(securitySchemeName = ApiDocument.BEARER, type = SecuritySchemeType.HTTP, scheme = "bearer")
 @SecurityRequirement(name = ApiDocument.BEARER)
 @APIResponse(responseCode = "401", description = "no or unknown bearer token")
-@APIResponse(responseCode = "403", description = "the token is not an operator's")
+@APIResponse(responseCode = "403", description = "the caller is not an operator (a viewer may only read), or is scoped to merchants and this spans every merchant")
 public class AdminResource {
 
     /** The plural path segments the requeue of a dead row was first offered under, to the tables' labels. */
@@ -76,10 +83,11 @@ public class AdminResource {
     private final OrderActions orders;
     private final AuditLogListing audit;
     private final ObjectReader bulkRequest;
+    private final SecurityIdentity identity;
 
     public AdminResource(OperationsOverview overview, CallbackActions callbacks, DeadLetterActions deadLetters,
                          BulkRequeues bulk, QuarantineActions quarantine, EventActions events, OrderActions orders,
-                         AuditLogListing audit, ObjectMapper json) {
+                         AuditLogListing audit, ObjectMapper json, SecurityIdentity identity) {
         this.overview = overview;
         this.callbacks = callbacks;
         this.deadLetters = deadLetters;
@@ -88,6 +96,7 @@ public class AdminResource {
         this.events = events;
         this.orders = orders;
         this.audit = audit;
+        this.identity = identity;
         // A misspelt filter field must not widen a bulk requeue to every dead letter.
         this.bulkRequest = json.readerFor(AdminViews.BulkRequeueRequest.class)
                 .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -123,12 +132,17 @@ public class AdminResource {
             + " (empty once housekeeping blanked it, as it does before archiving)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = CallbackRow.class)))
     @APIResponse(responseCode = "404", description = "no such kind or row")
+    @WithinMerchantScope.Honoured
     public Uni<Response> inspect(@PathParam("kind") String kind, @PathParam("id") long id,
                                  @QueryParam("body") @DefaultValue("false") boolean withBody) {
-        return callbacks.inspect(kind, id, withBody).map(Answers::ok);
+        MerchantScope scope = scope();
+        return callbacks.inspect(kind, id, withBody).map(result -> result instanceof ActionResult.Done<CallbackRow> done
+                && !scope.reaches(done.value().merchantId()) ? ErrorBody.response(Response.Status.NOT_FOUND,
+                "no " + kind + " callback " + id) : Answers.ok(result));
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("callbacks/{kind}/{id}/replay")
     @Offers(OperatorAction.CALLBACK_REPLAY)
     @APIResponse(responseCode = "202", description = "re-parsed from its raw body, pending again",
@@ -137,11 +151,13 @@ public class AdminResource {
     @APIResponse(responseCode = "404", description = "no such kind or row")
     @APIResponse(responseCode = "409", description = "pending, body blanked, or the key changed")
     @APIResponse(responseCode = "422", description = "the body no longer parses as this callback")
+    @WithinMerchantScope.Honoured
     public Uni<Response> replay(@PathParam("kind") String kind, @PathParam("id") long id, @Context SecurityContext caller) {
-        return callbacks.replay(kind, id, actor(caller)).map(Answers::accepted);
+        return withinScope(kind, id, () -> callbacks.replay(kind, id, actor(caller)).map(Answers::accepted));
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("callbacks/{kind}/{id}/requeue")
     @Offers(OperatorAction.REQUEUE)
     @APIResponse(responseCode = "202", description = "the dead letter is pending again with fresh tries",
@@ -149,9 +165,28 @@ public class AdminResource {
                     schema = @Schema(implementation = DeadLetterActions.Queued.class)))
     @APIResponse(responseCode = "404", description = "no such kind or row")
     @APIResponse(responseCode = "409", description = "not a dead letter")
+    @WithinMerchantScope.Honoured
     public Uni<Response> requeueCallback(@PathParam("kind") String kind, @PathParam("id") long id,
                                          @Context SecurityContext caller) {
-        return deadLetters.requeue(kind, id, actor(caller)).map(Answers::accepted);
+        return withinScope(kind, id, () -> deadLetters.requeue(kind, id, actor(caller)).map(Answers::accepted));
+    }
+
+    /**
+     * For a caller scoped to merchants, a callback of another merchant is answered as if it did not exist; only then
+     * is the action run. Unscoped callers go straight to it.
+     */
+    private Uni<Response> withinScope(String kind, long id, Supplier<Uni<Response>> action) {
+        MerchantScope scope = scope();
+        if (scope.merchants().isEmpty()) {
+            return action.get();
+        }
+        return callbacks.inspect(kind, id, false).flatMap(found -> found instanceof ActionResult.Done<CallbackRow> done
+                && scope.reaches(done.value().merchantId()) ? action.get()
+                : Uni.createFrom().item(ErrorBody.response(Response.Status.NOT_FOUND, "no " + kind + " callback " + id)));
+    }
+
+    private MerchantScope scope() {
+        return MerchantScope.of(identity);
     }
 
     /**
@@ -161,6 +196,7 @@ public class AdminResource {
      * same for every table.
      */
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{table: outbox|close-requests|refund-submissions}/{id}/requeue")
     @Offers(OperatorAction.REQUEUE)
     @APIResponse(responseCode = "202", description = "the dead row is pending again with fresh tries",
@@ -187,6 +223,7 @@ public class AdminResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("dead-letters/{table}/{id}/requeue")
     @Offers(OperatorAction.REQUEUE)
     @APIResponse(responseCode = "202", description = "the dead row is pending again with fresh tries",
@@ -200,6 +237,7 @@ public class AdminResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("dead-letters/{table}/{id}/resolve")
     @Consumes(MediaType.APPLICATION_JSON)
     @Offers(OperatorAction.DEAD_LETTER_RESOLVE)
@@ -226,6 +264,7 @@ public class AdminResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("quarantine/{id}/replay")
     @Offers(OperatorAction.QUARANTINE_REPLAY)
     @APIResponse(responseCode = "202", description = "it parses now: stored like its push (or found stored), released",
@@ -272,13 +311,25 @@ public class AdminResource {
             + " when exactly one does: its state changes, callbacks, refunds, events and their tries, archived rows included",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AdminViews.Found.class)))
     @APIResponse(responseCode = "400", description = "no number, or by is not order|trade|refund")
+    @APIResponse(responseCode = "404", description = "for an operator scoped to merchants: a merchant outside the scope")
+    @WithinMerchantScope.Honoured
     public Uni<Response> order(@QueryParam("by") @DefaultValue("order") String by, @QueryParam("q") String number,
                                @QueryParam("merchantId") String merchantId) {
-        return orders.find(by, merchantId, number).map(result -> Answers.json(result,
+        MerchantScope scope = scope();
+        String merchant = merchantId;
+        if (!scope.merchants().isEmpty()) {
+            Optional<String> reached = scope.resolve(merchantId, PayCallbackConfig.DEFAULT_MERCHANT);
+            if (reached.isEmpty()) {
+                return Uni.createFrom().item(ErrorBody.response(Response.Status.NOT_FOUND, "no such merchant"));
+            }
+            merchant = reached.get();
+        }
+        return orders.find(by, merchant, number).map(result -> Answers.json(result,
                 found -> Response.ok(AdminViews.Found.of(found)).build()));
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("requeue")
     @Consumes(MediaType.WILDCARD)
     @Offers({OperatorAction.BULK_REQUEUE_DRY_RUN, OperatorAction.BULK_REQUEUE_RECOUNT, OperatorAction.BULK_REQUEUE_APPLY})

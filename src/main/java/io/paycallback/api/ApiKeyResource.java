@@ -32,7 +32,7 @@ import java.util.List;
  */
 @Path("/admin/api-keys")
 @Produces(MediaType.APPLICATION_JSON)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @OperatorAccessLog.Logged
 @Tag(name = "api-keys")
 @SecurityRequirement(name = ApiDocument.BEARER)
@@ -64,6 +64,7 @@ public class ApiKeyResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Consumes(MediaType.APPLICATION_JSON)
     @Offers(OperatorAction.API_KEY_CREATE)
     @APIResponse(responseCode = "201", description = "made; token is the key, shown this once",
@@ -77,6 +78,7 @@ public class ApiKeyResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{id}/revoke")
     @Offers(OperatorAction.API_KEY_REVOKE)
     @APIResponse(responseCode = "200", description = "revoked: refused by every instance within a poll",

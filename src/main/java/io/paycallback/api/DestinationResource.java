@@ -31,7 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  */
 @Path("/admin/destinations")
 @Produces(MediaType.APPLICATION_JSON)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @OperatorAccessLog.Logged
 @Tag(name = "destinations")
 @SecurityRequirement(name = ApiDocument.BEARER)
@@ -77,6 +77,7 @@ public class DestinationResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{name}/disable")
     @Offers(OperatorAction.DESTINATION_DISABLE)
     @APIResponse(responseCode = "200", description = "disabled on every instance (or already): its events wait, parked",
@@ -87,6 +88,7 @@ public class DestinationResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{name}/enable")
     @Offers(OperatorAction.DESTINATION_ENABLE)
     @APIResponse(responseCode = "200", description = "delivered to again (or already): its waiting events are due",
@@ -97,6 +99,7 @@ public class DestinationResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{name}/probe")
     @Offers(OperatorAction.DESTINATION_PROBE)
     @APIResponse(responseCode = "200", description = "the oldest waiting event was sent: delivered closes the circuit",
@@ -109,6 +112,7 @@ public class DestinationResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{name}/replay")
     @Consumes(MediaType.APPLICATION_JSON)
     @Offers({OperatorAction.DESTINATION_REPLAY_DRY_RUN, OperatorAction.DESTINATION_REPLAY_APPLY})

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paycallback.auth.MerchantScope;
 import io.paycallback.auth.Roles;
+import io.paycallback.auth.WithinMerchantScope;
 import io.paycallback.config.PayCallbackConfig;
 import io.paycallback.ops.OperatorAction;
 import io.paycallback.ops.OperatorAction.Offers;
@@ -45,6 +46,7 @@ import java.util.Optional;
 @Path("/internal/orders")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.ORDER_SERVICE)
+@WithinMerchantScope.Honoured
 @Tag(name = "orders")
 @SecurityRequirement(name = ApiDocument.BEARER)
 @APIResponse(responseCode = "401", description = "no or unknown bearer token")

@@ -40,7 +40,7 @@ import java.util.Optional;
  */
 @Path("/admin/registry")
 @Produces(MediaType.APPLICATION_JSON)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @OperatorAccessLog.Logged
 @Tag(name = "registry")
 @SecurityRequirement(name = ApiDocument.BEARER)
@@ -92,6 +92,7 @@ public class RegistryResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{kind: merchants|platforms}")
     @Consumes(MediaType.APPLICATION_JSON)
     @Offers(OperatorAction.REGISTRY_CREATE)
@@ -127,6 +128,7 @@ public class RegistryResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{kind: merchants|platforms}/{id}/enable")
     @Offers(OperatorAction.REGISTRY_ENABLE)
     @APIResponse(responseCode = "200", description = "served again by every instance within its poll; held notices parsed again",
@@ -138,6 +140,7 @@ public class RegistryResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{kind: merchants|platforms}/{id}/disable")
     @Offers(OperatorAction.REGISTRY_DISABLE)
     @APIResponse(responseCode = "200", description = "no longer served: its notices are answered with a failure (the"
@@ -150,6 +153,7 @@ public class RegistryResource {
     }
 
     @PUT
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{kind: merchants|platforms}/{id}/accounts/{provider}")
     @Consumes(MediaType.APPLICATION_JSON)
     @Offers(OperatorAction.REGISTRY_PUT_ACCOUNT)
@@ -167,6 +171,7 @@ public class RegistryResource {
     }
 
     @DELETE
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{kind: merchants|platforms}/{id}/accounts/{provider}")
     @Offers(OperatorAction.REGISTRY_REMOVE_ACCOUNT)
     @APIResponse(responseCode = "200", description = "removed: the provider's notices for it are no longer served",
@@ -178,6 +183,7 @@ public class RegistryResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{kind: merchants|platforms}/{id}/accounts/{provider}/keys")
     @Consumes(MediaType.APPLICATION_JSON)
     @Offers(OperatorAction.REGISTRY_ADD_KEY)
@@ -194,6 +200,7 @@ public class RegistryResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{kind: merchants|platforms}/{id}/accounts/{provider}/keys/{serial}/retire")
     @Consumes(MediaType.APPLICATION_JSON)
     @Offers(OperatorAction.REGISTRY_RETIRE_KEY)
@@ -209,6 +216,7 @@ public class RegistryResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("rewrap")
     @Offers(OperatorAction.REGISTRY_REWRAP)
     @APIResponse(responseCode = "200", description = "every sealed secret's data key is wrapped by the first"

@@ -35,7 +35,7 @@ import java.util.Locale;
  */
 @Path("/admin/statements")
 @Produces(MediaType.APPLICATION_JSON)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @OperatorAccessLog.Logged
 @Tag(name = "statements")
 @SecurityRequirement(name = ApiDocument.BEARER)
@@ -90,6 +90,7 @@ public class StatementResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("discrepancies/{id}/resolve")
     @Consumes(MediaType.APPLICATION_JSON)
     @Offers(OperatorAction.STATEMENT_RESOLVE)
@@ -107,6 +108,7 @@ public class StatementResource {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("runs")
     @Consumes(MediaType.APPLICATION_JSON)
     @Offers(OperatorAction.STATEMENT_RERUN)

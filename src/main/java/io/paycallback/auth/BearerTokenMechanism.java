@@ -2,6 +2,7 @@ package io.paycallback.auth;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.credential.TokenCredential;
 import io.quarkus.security.identity.IdentityProviderManager;
@@ -24,7 +25,14 @@ import java.util.Set;
 /**
  * {@code Authorization: Bearer <token>} for the internal and admin APIs. Without the header the caller is anonymous
  * and a secured endpoint answers 401; a token is checked by the identity providers (an API key's by
- * {@code apikey/ApiKeyIdentityProvider}, the rest by {@link TokenIdentityProvider}). A failure is counted against the
+ * {@code apikey/ApiKeyIdentityProvider}, one from properties by {@link TokenIdentityProvider}, and, with an identity
+ * provider configured, a JWT by quarkus-oidc's, against the provider's cached keys: {@link ProviderIdentities}).
+ * <p>
+ * This is the one mechanism that reads bearer headers, also for the identity provider's tokens. quarkus-oidc's own
+ * mechanism would read the same header and try every static token and API key as a JWT (and, failing that, at the
+ * provider's introspection endpoint), and its failure would end the request's authentication before ours ran; here a
+ * token's shape decides who checks it, every kind shares one throttle and one challenge, and quarkus-oidc's mechanism
+ * (priority below every other, application.properties) is left the console's authorization-code flow alone. A failure is counted against the
  * caller's address and the API key's prefix ({@link LoginThrottle}); while either is held back, the request is answered
  * 429 with {@code Retry-After} and its token is not looked at. Authentication is not proactive (application.properties),
  * so provider callbacks never pay for any of this.
@@ -38,9 +46,11 @@ public class BearerTokenMechanism implements HttpAuthenticationMechanism {
             new ChallengeData(HttpResponseStatus.UNAUTHORIZED.code(), HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
 
     private final LoginThrottle throttle;
+    private final ProviderIdentities provider;
 
-    public BearerTokenMechanism(LoginThrottle throttle) {
+    public BearerTokenMechanism(LoginThrottle throttle, ProviderIdentities provider) {
         this.throttle = throttle;
+        this.provider = provider;
     }
 
     @Override
@@ -58,7 +68,8 @@ public class BearerTokenMechanism implements HttpAuthenticationMechanism {
             context.put(RETRY_AFTER, LoginThrottle.seconds(wait.get()));
             return Uni.createFrom().failure(new AuthenticationFailedException("too many failed attempts"));
         }
-        TokenAuthenticationRequest request = new TokenAuthenticationRequest(new TokenCredential(token, "bearer"));
+        TokenAuthenticationRequest request = new TokenAuthenticationRequest(provider.isProviderToken(token)
+                ? new AccessTokenCredential(token) : new TokenCredential(token, "bearer"));
         HttpSecurityUtils.setRoutingContextAttribute(request, context);
         return identityProviderManager.authenticate(request)
                 .onFailure(AuthenticationFailedException.class).invoke(failure -> throttle.failed(kind, keys))

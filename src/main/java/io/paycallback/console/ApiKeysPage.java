@@ -28,7 +28,7 @@ import java.util.List;
  */
 @Path(ConsoleSessions.PATH + "/api-keys")
 @Produces(MediaType.TEXT_HTML)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
 @ConsoleGuard.Guarded
 public class ApiKeysPage {
@@ -62,6 +62,7 @@ public class ApiKeysPage {
 
     /** @param merchants merchant ids separated by commas or spaces */
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("create")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.API_KEY_CREATE)
@@ -74,6 +75,7 @@ public class ApiKeysPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{id}/revoke")
     @Offers(OperatorAction.API_KEY_REVOKE)
     public Uni<TemplateInstance> revoke(@PathParam("id") String id) {

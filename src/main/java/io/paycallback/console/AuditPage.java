@@ -18,7 +18,7 @@ import jakarta.ws.rs.core.MediaType;
 /** The operator actions that changed state, newest first, a page at a time. */
 @Path(ConsoleSessions.PATH)
 @Produces(MediaType.TEXT_HTML)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
 @ConsoleGuard.Guarded
 public class AuditPage {

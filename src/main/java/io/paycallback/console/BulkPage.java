@@ -25,7 +25,7 @@ import static io.paycallback.console.ConsolePage.blankToNull;
 /** Dead letters requeued by filter: count first (a dry run changes nothing), then requeue exactly the rows counted. */
 @Path(ConsoleSessions.PATH + "/bulk")
 @Produces(MediaType.TEXT_HTML)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
 @ConsoleGuard.Guarded
 public class BulkPage {
@@ -48,6 +48,7 @@ public class BulkPage {
 
     /** The dry run: counts what the filter matches and answers the token that requeues exactly those rows. */
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("dry-run")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.BULK_REQUEUE_DRY_RUN)
@@ -74,6 +75,7 @@ public class BulkPage {
 
     /** The dry run a token stands for, as it was counted: what an apply of it would requeue. */
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("recount")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.BULK_REQUEUE_RECOUNT)
@@ -82,6 +84,7 @@ public class BulkPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("apply")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.BULK_REQUEUE_APPLY)

@@ -1,7 +1,9 @@
 package io.paycallback.console;
 
 import io.paycallback.auth.LoginThrottle;
+import io.paycallback.auth.ProviderIdentities;
 import io.paycallback.auth.Roles;
+import io.paycallback.auth.WithinMerchantScope;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.annotation.HttpAuthenticationMechanism;
@@ -25,12 +27,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** Signing in with an operator token, which becomes a session cookie, and signing out. */
+/**
+ * Signing in with an operator token, which becomes a session cookie, and signing out. With an identity provider
+ * configured the form also offers its sign-in ({@link ProviderSignIn}); the token form stays for break-glass.
+ */
 @Path(ConsoleSessions.PATH)
 @Produces(MediaType.TEXT_HTML)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
 @ConsoleGuard.Guarded
+@WithinMerchantScope.Honoured
 public class ConsoleLogin {
 
     private static final Logger LOG = Logger.getLogger(ConsoleLogin.class);
@@ -38,18 +44,21 @@ public class ConsoleLogin {
     private final ConsoleSessions sessions;
     private final SecurityIdentity identity;
     private final LoginThrottle throttle;
+    private final ProviderIdentities provider;
 
-    public ConsoleLogin(ConsoleSessions sessions, SecurityIdentity identity, LoginThrottle throttle) {
+    public ConsoleLogin(ConsoleSessions sessions, SecurityIdentity identity, LoginThrottle throttle,
+                        ProviderIdentities provider) {
         this.sessions = sessions;
         this.identity = identity;
         this.throttle = throttle;
+        this.provider = provider;
     }
 
     @GET
     @Path("login")
     @PermitAll
     public TemplateInstance loginForm() {
-        return Templates.login(null);
+        return login(null);
     }
 
     /**
@@ -67,13 +76,13 @@ public class ConsoleLogin {
         if (wait.isPresent()) {
             long seconds = LoginThrottle.seconds(wait.get());
             return Response.status(Response.Status.TOO_MANY_REQUESTS).header("Retry-After", seconds)
-                    .entity(Templates.login("Too many failed sign-ins from here: try again in " + seconds + " s.")).build();
+                    .entity(login("Too many failed sign-ins from here: try again in " + seconds + " s.")).build();
         }
         Optional<ConsoleSessions.Opened> opened = token == null ? Optional.empty() : sessions.open(token.strip());
         if (opened.isEmpty()) {
             throttle.failed(LoginThrottle.Kind.CONSOLE_LOGIN, keys);
             LOG.infof("console login refused from %s", request.remoteAddress());
-            return Response.status(Response.Status.UNAUTHORIZED).entity(Templates.login("That is not an operator token.")).build();
+            return Response.status(Response.Status.UNAUTHORIZED).entity(login("That is not an operator token.")).build();
         }
         ConsoleSessions.Session session = opened.get().session();
         LOG.infof("console login by %s from %s", session.operator(), request.remoteAddress());
@@ -81,16 +90,27 @@ public class ConsoleLogin {
                 (int) sessions.ttl().toSeconds(), request.isSSL())).build();
     }
 
+    /**
+     * Ends the console session; one the identity provider signed in goes on to quarkus-oidc's logout path, which ends
+     * the provider's session too (RP-initiated logout) and comes back to the login form.
+     */
     @POST
     @Path("logout")
     public Response logout(@Context HttpServerRequest request) {
         LOG.infof("console logout by %s", identity.getPrincipal().getName());
-        return Response.noContent().header("HX-Redirect", ConsoleSessionMechanism.LOGIN)
-                .cookie(cookie("", 0, request.isSSL())).build();
+        ConsoleSessions.Session session = identity.getAttribute(ConsoleSessionIdentityProvider.SESSION);
+        String next = session != null && session.viaProvider() && provider.enabled() ? ProviderSignIn.LOGOUT
+                : ConsoleSessionMechanism.LOGIN;
+        return Response.noContent().header("HX-Redirect", next).cookie(cookie("", 0, request.isSSL())).build();
+    }
+
+    /** Private: ArC intercepts self-invocations, and the class's role check would apply to a visible method. */
+    private TemplateInstance login(String error) {
+        return Templates.login(error, provider.enabled() ? provider.providerName() : null);
     }
 
     /** HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), the console's path only. */
-    private static NewCookie cookie(String value, int maxAge, boolean secure) {
+    static NewCookie cookie(String value, int maxAge, boolean secure) {
         return new NewCookie.Builder(ConsoleSessions.COOKIE).value(value).path(ConsoleSessions.PATH).maxAge(maxAge)
                 .httpOnly(true).secure(secure).sameSite(NewCookie.SameSite.STRICT).build();
     }

@@ -26,10 +26,10 @@ public class ConsolePage {
 
     ConsoleViews.Page page(String section) {
         ConsoleSessions.Session session = identity.getAttribute(ConsoleSessionIdentityProvider.SESSION);
-        return new ConsoleViews.Page(session.operator(), session.csrf(), section, HTMX);
+        return new ConsoleViews.Page(session.operator(), session.csrf(), section, HTMX, session.acts());
     }
 
-    /** The audit name: the operator's token name, as with the bearer token. */
+    /** The audit name: the operator's token name or the identity provider's user name, as with a bearer token. */
     String operator() {
         return identity.getPrincipal().getName();
     }

@@ -1,6 +1,6 @@
 package io.paycallback.console;
 
-import io.paycallback.auth.Roles;
+import io.paycallback.auth.MerchantScope;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
@@ -11,8 +11,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * A valid console session is its operator, by token name (the same principal as with the bearer token, so the audit
- * log names the same person either way), with the operator role and the session itself as an attribute.
+ * A valid console session is its operator, by token name or the identity provider's user name (the same principal as
+ * with a bearer token, so the audit log names the same person either way), with the session's role, its merchant
+ * scope, and the session itself as an attribute.
  */
 @ApplicationScoped
 public class ConsoleSessionIdentityProvider implements IdentityProvider<ConsoleSessionRequest> {
@@ -35,7 +36,8 @@ public class ConsoleSessionIdentityProvider implements IdentityProvider<ConsoleS
         return sessions.check(request.cookie())
                 .map(session -> Uni.createFrom().<SecurityIdentity>item(QuarkusSecurityIdentity.builder()
                         .setPrincipal(new QuarkusPrincipal(session.operator()))
-                        .addRole(Roles.OPERATOR)
+                        .addRole(session.role())
+                        .addAttribute(MerchantScope.ATTRIBUTE, session.scope())
                         .addAttribute(SESSION, session)
                         .build()))
                 .orElseGet(() -> Uni.createFrom().failure(new AuthenticationFailedException("no valid console session")));

@@ -51,7 +51,8 @@ public final class ConsoleViews {
     }
 
     /** What every page's frame needs: who is signed in, the CSRF token htmx sends back, the current section. */
-    public record Page(String operator, String csrf, String section, String htmx) {
+    /** @param acts whether the operator may act; a viewer's pages show no action (the server refuses them anyway) */
+    public record Page(String operator, String csrf, String section, String htmx, boolean acts) {
     }
 
     public record TableCounts(String table, String pending, String done, String dead, String compacted,

@@ -34,7 +34,7 @@ import static io.paycallback.console.ConsolePage.blankToNull;
  */
 @Path(ConsoleSessions.PATH)
 @Produces(MediaType.TEXT_HTML)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
 @ConsoleGuard.Guarded
 public class DeadLetterPage {
@@ -107,6 +107,7 @@ public class DeadLetterPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("callbacks/{kind}/{id}/requeue")
     @Offers(OperatorAction.REQUEUE)
     public Uni<TemplateInstance> requeueCallback(@PathParam("kind") String kind, @PathParam("id") long id) {
@@ -114,6 +115,7 @@ public class DeadLetterPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("outbox/{id}/requeue")
     @Offers(OperatorAction.REQUEUE)
     public Uni<TemplateInstance> requeueEvent(@PathParam("id") long id) {
@@ -121,6 +123,7 @@ public class DeadLetterPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("dead-letters/{table}/{id}/requeue")
     @Offers(OperatorAction.REQUEUE)
     public Uni<TemplateInstance> requeue(@PathParam("table") String table, @PathParam("id") long id) {
@@ -128,6 +131,7 @@ public class DeadLetterPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("dead-letters/{table}/{id}/resolve")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.DEAD_LETTER_RESOLVE)
@@ -137,6 +141,7 @@ public class DeadLetterPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("callbacks/{kind}/{id}/replay")
     @Offers(OperatorAction.CALLBACK_REPLAY)
     public Uni<TemplateInstance> replay(@PathParam("kind") String kind, @PathParam("id") long id) {

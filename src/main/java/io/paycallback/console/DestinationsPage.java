@@ -22,7 +22,7 @@ import java.util.List;
 /** The destinations of downstream events: state and backlog, disable, enable, probe now, and a counted replay. */
 @Path(ConsoleSessions.PATH + "/destinations")
 @Produces(MediaType.TEXT_HTML)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
 @ConsoleGuard.Guarded
 public class DestinationsPage {
@@ -51,6 +51,7 @@ public class DestinationsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{name}/disable")
     @Offers(OperatorAction.DESTINATION_DISABLE)
     public Uni<TemplateInstance> disable(@PathParam("name") String name) {
@@ -58,6 +59,7 @@ public class DestinationsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{name}/enable")
     @Offers(OperatorAction.DESTINATION_ENABLE)
     public Uni<TemplateInstance> enable(@PathParam("name") String name) {
@@ -65,6 +67,7 @@ public class DestinationsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("{name}/probe")
     @Offers(OperatorAction.DESTINATION_PROBE)
     public Uni<TemplateInstance> probe(@PathParam("name") String name) {
@@ -73,6 +76,7 @@ public class DestinationsPage {
 
     /** The dry run: what a replay would send, and the plan its button carries out. */
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("replay/dry-run")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.DESTINATION_REPLAY_DRY_RUN)
@@ -82,6 +86,7 @@ public class DestinationsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("replay/apply")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.DESTINATION_REPLAY_APPLY)

@@ -33,7 +33,7 @@ import static io.paycallback.console.ConsolePage.blankToNull;
  */
 @Path(ConsoleSessions.PATH + "/merchants")
 @Produces(MediaType.TEXT_HTML)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
 @ConsoleGuard.Guarded
 public class MerchantsPage {
@@ -66,6 +66,7 @@ public class MerchantsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("create")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.REGISTRY_CREATE)
@@ -78,6 +79,7 @@ public class MerchantsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path(KIND + "/{id}/enable")
     @Offers(OperatorAction.REGISTRY_ENABLE)
     public Uni<TemplateInstance> enable(@PathParam("kind") String kind, @PathParam("id") String id) {
@@ -85,6 +87,7 @@ public class MerchantsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path(KIND + "/{id}/disable")
     @Offers(OperatorAction.REGISTRY_DISABLE)
     public Uni<TemplateInstance> disable(@PathParam("kind") String kind, @PathParam("id") String id) {
@@ -96,6 +99,7 @@ public class MerchantsPage {
      * replaces those the account has; rotating them one by one is Add key and Retire.
      */
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path(KIND + "/{id}/accounts/{provider}")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.REGISTRY_PUT_ACCOUNT)
@@ -127,6 +131,7 @@ public class MerchantsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path(KIND + "/{id}/accounts/{provider}/remove")
     @Offers(OperatorAction.REGISTRY_REMOVE_ACCOUNT)
     public Uni<TemplateInstance> removeAccount(@PathParam("kind") String kind, @PathParam("id") String id,
@@ -135,6 +140,7 @@ public class MerchantsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path(KIND + "/{id}/accounts/{provider}/keys")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.REGISTRY_ADD_KEY)
@@ -147,6 +153,7 @@ public class MerchantsPage {
 
     /** The serial travels in the form: a certificate's serial or a fingerprint, never a path segment to encode. */
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path(KIND + "/{id}/accounts/{provider}/keys/retire")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.REGISTRY_RETIRE_KEY)
@@ -158,6 +165,7 @@ public class MerchantsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("rewrap")
     @Offers(OperatorAction.REGISTRY_REWRAP)
     public Uni<TemplateInstance> rewrap() {

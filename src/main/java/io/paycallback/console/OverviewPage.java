@@ -16,7 +16,7 @@ import jakarta.ws.rs.core.MediaType;
 /** The console's first page: rows by status per table, the backlog that must be zero, the last hour's refusals. */
 @Path(ConsoleSessions.PATH)
 @Produces(MediaType.TEXT_HTML)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
 @ConsoleGuard.Guarded
 public class OverviewPage {

@@ -18,7 +18,7 @@ import jakarta.ws.rs.core.MediaType;
 /** Signed callbacks that did not parse, and parsing one again once the parser is fixed. */
 @Path(ConsoleSessions.PATH)
 @Produces(MediaType.TEXT_HTML)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
 @ConsoleGuard.Guarded
 public class QuarantinePage {
@@ -40,6 +40,7 @@ public class QuarantinePage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("quarantine/{id}/replay")
     @Offers(OperatorAction.QUARANTINE_REPLAY)
     public Uni<TemplateInstance> replay(@PathParam("id") long id) {

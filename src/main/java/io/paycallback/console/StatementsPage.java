@@ -27,7 +27,7 @@ import static io.paycallback.console.ConsolePage.blankToNull;
  */
 @Path(ConsoleSessions.PATH + "/statements")
 @Produces(MediaType.TEXT_HTML)
-@RolesAllowed(Roles.OPERATOR)
+@RolesAllowed({Roles.OPERATOR, Roles.VIEWER})
 @HttpAuthenticationMechanism(ConsoleSessionMechanism.SCHEME)
 @ConsoleGuard.Guarded
 public class StatementsPage {
@@ -57,6 +57,7 @@ public class StatementsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("discrepancies/{id}/resolve")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.STATEMENT_RESOLVE)
@@ -65,6 +66,7 @@ public class StatementsPage {
     }
 
     @POST
+    @RolesAllowed(Roles.OPERATOR)
     @Path("runs")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Offers(OperatorAction.STATEMENT_RERUN)

@@ -12,7 +12,10 @@ public class Templates {
     private Templates() {
     }
 
-    public static native TemplateInstance login(String error);
+    /** @param provider the identity provider's name for its sign-in button, null when none is configured */
+    public static native TemplateInstance login(String error, String provider);
+
+    public static native TemplateInstance signedIn(String operator);
 
     public static native TemplateInstance overview(ConsoleViews.Page page, ConsoleViews.Overview overview);
 

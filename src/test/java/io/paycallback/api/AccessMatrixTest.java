@@ -84,6 +84,12 @@ class AccessMatrixTest {
     /** The console takes its session cookie only: a bearer key is as good as nothing there. */
     private static final Access CONSOLE = new Access(Outcome.TO_LOGIN, Outcome.ALLOWED, Outcome.TO_LOGIN, Outcome.TO_LOGIN);
     private static final Access PUBLIC = new Access(Outcome.ANSWERED, Outcome.ANSWERED, Outcome.ANSWERED, Outcome.ANSWERED);
+    /**
+     * The sign-in through the identity provider, which this profile has none of: nobody gets past it (with one,
+     * RoleMatrixTest and the browser test take it).
+     */
+    private static final Access NO_PROVIDER = new Access(Outcome.UNAUTHORIZED, Outcome.UNAUTHORIZED, Outcome.UNAUTHORIZED,
+            Outcome.UNAUTHORIZED);
 
     private static final Map<String, Access> MATRIX = Map.ofEntries(
             entry("POST /internal/orders", ORDERS),
@@ -135,6 +141,8 @@ class AccessMatrixTest {
             entry("GET /admin/console/login", PUBLIC),
             entry("POST /admin/console/login", PUBLIC),
             entry("POST /admin/console/logout", CONSOLE),
+            entry("GET /admin/console/oidc", NO_PROVIDER),
+            entry("GET /admin/console/oidc/logout", NO_PROVIDER),
             entry("GET /admin/console", CONSOLE),
             entry("GET /admin/console/search", CONSOLE),
             entry("POST /admin/console/orders/{outTradeNo}/close", CONSOLE),
@@ -184,7 +192,7 @@ class AccessMatrixTest {
     private static final String NO_ID = "987654321";
 
     /** One operation: its verb, its documented path, and a path to call (parameters filled in). */
-    private record Operation(String verb, String template, String path) {
+    record Operation(String verb, String template, String path) {
         String name() {
             return verb + " " + template;
         }
@@ -249,7 +257,7 @@ class AccessMatrixTest {
     }
 
     /** The OpenAPI document's operations (the service's own APIs: callbacks are filtered out of it). */
-    private static List<Operation> documented() throws Exception {
+    static List<Operation> documented() throws Exception {
         JsonNode root = JSON.readTree(given().port(ManagementPort.get()).accept("application/json")
                 .get("/q/openapi?format=json").then().statusCode(200).extract().asString());
         List<Operation> operations = new ArrayList<>();
@@ -278,7 +286,7 @@ class AccessMatrixTest {
     }
 
     /** The console's routes, read from its resource classes. */
-    private static List<Operation> consoleRoutes() {
+    static List<Operation> consoleRoutes() {
         List<Operation> operations = new ArrayList<>();
         for (JavaClass type : new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.paycallback.console")) {
