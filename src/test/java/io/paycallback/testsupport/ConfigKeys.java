@@ -2,6 +2,7 @@ package io.paycallback.testsupport;
 
 import io.paycallback.apikey.ApiKeysConfig;
 import io.paycallback.auth.AuthConfig;
+import io.paycallback.auth.IdentityProviderConfig;
 import io.paycallback.auth.ThrottleConfig;
 import io.paycallback.callback.CallbackConfig;
 import io.paycallback.closing.ClosingConfig;
@@ -71,7 +72,7 @@ public final class ConfigKeys {
             RequeueConfig.class, AuthConfig.class, CallbackConfig.class, InboxConfig.class, LeaseConfig.class,
             OutboxConfig.class, DeliveryConfig.class, ProviderConfig.class, ProviderCallConfig.class,
             OrderQueryConfig.class, ClosingConfig.class, StatementConfig.class, RegistryConfig.class, HealthConfig.class, HousekeepingConfig.class,
-            ConsoleConfig.class, ApiKeysConfig.class, ThrottleConfig.class);
+            ConsoleConfig.class, ApiKeysConfig.class, ThrottleConfig.class, IdentityProviderConfig.class);
 
     private ConfigKeys() {
     }
