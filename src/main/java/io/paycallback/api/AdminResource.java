@@ -67,7 +67,7 @@ import java.util.function.Supplier;
 @SecurityScheme(securitySchemeName = ApiDocument.BEARER, type = SecuritySchemeType.HTTP, scheme = "bearer")
 @SecurityRequirement(name = ApiDocument.BEARER)
 @APIResponse(responseCode = "401", description = "no or unknown bearer token")
-@APIResponse(responseCode = "403", description = "the caller is not an operator (a viewer may only read), or is scoped to merchants and this spans every merchant")
+@APIResponse(responseCode = "403", description = "the caller is not an operator (a viewer may only read), or is scoped to merchants")
 public class AdminResource {
 
     /** The plural path segments the requeue of a dead row was first offered under, to the tables' labels. */

@@ -45,7 +45,7 @@ import java.util.Optional;
 @Tag(name = "registry")
 @SecurityRequirement(name = ApiDocument.BEARER)
 @APIResponse(responseCode = "401", description = "no or unknown bearer token")
-@APIResponse(responseCode = "403", description = "the token is not an operator's")
+@APIResponse(responseCode = "403", description = "the caller is not an operator (a viewer may only read), or is scoped to merchants")
 public class RegistryResource {
 
     @Schema(name = "RegistryCreateRequest")

@@ -70,7 +70,9 @@ public class ProviderSignIn {
         }
         LOG.infof("console login by %s (%s) through the identity provider from %s", name, role.get(),
                 request.remoteAddress());
-        return Response.ok(Templates.signedIn(name)).cookie(ConsoleLogin.cookie(opened.get().cookie(),
+        // Every other page spans all merchants, which a scoped person may not see (auth/WithinMerchantScope).
+        String next = MerchantScope.of(identity).merchants().isEmpty() ? ConsoleSessions.PATH : ConsoleSessions.PATH + "/search";
+        return Response.ok(Templates.signedIn(name, next)).cookie(ConsoleLogin.cookie(opened.get().cookie(),
                 (int) sessions.ttl().toSeconds(), request.isSSL())).build();
     }
 

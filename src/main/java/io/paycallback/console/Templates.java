@@ -15,7 +15,8 @@ public class Templates {
     /** @param provider the identity provider's name for its sign-in button, null when none is configured */
     public static native TemplateInstance login(String error, String provider);
 
-    public static native TemplateInstance signedIn(String operator);
+    /** @param next the console's first page for this person: a scoped one starts at the search */
+    public static native TemplateInstance signedIn(String operator, String next);
 
     public static native TemplateInstance overview(ConsoleViews.Page page, ConsoleViews.Overview overview);
 

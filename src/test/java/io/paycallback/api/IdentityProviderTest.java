@@ -1,5 +1,8 @@
 package io.paycallback.api;
 
+import io.paycallback.auth.MerchantScope;
+import io.paycallback.auth.Roles;
+import io.paycallback.console.ConsoleSessions;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
@@ -18,6 +21,7 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,6 +40,9 @@ class IdentityProviderTest {
 
     @Inject
     Pool pool;
+
+    @Inject
+    ConsoleSessions sessions;
 
     private Db db;
 
@@ -106,6 +113,25 @@ class IdentityProviderTest {
         for (String path : List.of("/admin/overview", "/admin/audit", "/admin/dead-letters", "/admin/registry")) {
             Api.as(token).get(path).then().statusCode(403);
         }
+    }
+
+    @Test
+    void aScopedOperatorsConsoleFindsOnlyTheirMerchantsOrders() {
+        ensureMerchant(Keycloak.SCOPED_MERCHANT);
+        String theirs = Ids.unique("KCO");
+        String others = Ids.unique("KCX");
+        Api.createOrder(Keycloak.SCOPED_MERCHANT, theirs, "1.00", "CNY").then().statusCode(201);
+        Api.createOrder("default", others, "1.00", "CNY").then().statusCode(201);
+        String cookie = sessions.openForProvider(Keycloak.SCOPED, Roles.OPERATOR,
+                new MerchantScope(Set.of(Keycloak.SCOPED_MERCHANT))).orElseThrow().cookie();
+
+        assertThat(given().cookie(ConsoleSessions.COOKIE, cookie).queryParam("q", theirs).get("/admin/console/search")
+                .then().statusCode(200).extract().asString()).contains("id=\"timeline\"").contains(theirs);
+        assertThat(given().cookie(ConsoleSessions.COOKIE, cookie).queryParam("q", others).queryParam("merchant", "default")
+                .get("/admin/console/search").then().statusCode(200).extract().asString())
+                .doesNotContain("id=\"timeline\"").doesNotContain(others + "</");
+        given().cookie(ConsoleSessions.COOKIE, cookie).redirects().follow(false).get("/admin/console").then().statusCode(403);
+        given().cookie(ConsoleSessions.COOKIE, cookie).get("/admin/console/dead").then().statusCode(403);
     }
 
     @Test
