@@ -144,7 +144,8 @@ public class AdminResource {
     @POST
     @RolesAllowed(Roles.OPERATOR)
     @Path("callbacks/{kind}/{id}/replay")
-    @Offers(OperatorAction.CALLBACK_REPLAY)
+    // Inspects first: a scoped operator acts only on their merchants' callbacks.
+    @Offers({OperatorAction.CALLBACK_REPLAY, OperatorAction.CALLBACK_INSPECT})
     @APIResponse(responseCode = "202", description = "re-parsed from its raw body, pending again",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = DeadLetterActions.Queued.class)))
@@ -159,7 +160,7 @@ public class AdminResource {
     @POST
     @RolesAllowed(Roles.OPERATOR)
     @Path("callbacks/{kind}/{id}/requeue")
-    @Offers(OperatorAction.REQUEUE)
+    @Offers({OperatorAction.REQUEUE, OperatorAction.CALLBACK_INSPECT})
     @APIResponse(responseCode = "202", description = "the dead letter is pending again with fresh tries",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = DeadLetterActions.Queued.class)))

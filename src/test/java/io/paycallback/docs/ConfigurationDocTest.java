@@ -27,8 +27,11 @@ class ConfigurationDocTest {
     static final String NO_DEFAULT = "—";
 
     private static final Pattern ROW = Pattern.compile("^\\|\\s*`(paycallback\\.[^`]+)`\\s*\\|\\s*([^|]*?)\\s*\\|");
-    /** A key named in prose: not the tail of a Java package name, and up to the first character a key cannot have. */
-    private static final Pattern MENTION = Pattern.compile("(?:(?<=-D)|(?<![\\w]))(?<!io\\.)paycallback\\.([a-z0-9<>*_.-]*[a-z0-9>*])");
+    /**
+     * A key named in prose: not the tail of a Java package name or of a file name (realm-paycallback.json), and up to
+     * the first character a key cannot have.
+     */
+    private static final Pattern MENTION = Pattern.compile("(?:(?<=-D)|(?<![\\w-]))(?<!io\\.)paycallback\\.([a-z0-9<>*_.-]*[a-z0-9>*])");
 
     /** The rows of the page: the key, map keys written {@code <name>} turned into {@code *}, to its default cell. */
     static Map<String, String> rows() throws IOException {
