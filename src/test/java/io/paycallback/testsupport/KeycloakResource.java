@@ -23,8 +23,8 @@ public class KeycloakResource implements QuarkusTestResourceLifecycleManager {
     public static final String REALM = "paycallback";
     public static final String CONSOLE_CLIENT = "pay-callback-console";
     public static final String CONSOLE_SECRET = "console-secret-for-dev-and-tests-only";
-    /** Set instead of the provider's address when Keycloak did not start: why. */
-    public static final String UNAVAILABLE = "paycallback.test.keycloak-unavailable";
+    /** Set instead of the provider's address when Keycloak did not start: why (outside paycallback.*, which is validated). */
+    public static final String UNAVAILABLE = "test.keycloak.unavailable";
 
     private static final Path SCRIPT = Path.of("deploy/keycloak/start.sh");
     private static String url;
