@@ -1,6 +1,7 @@
 package io.paycallback.ops;
 
 import io.paycallback.health.BacklogGauges;
+import io.paycallback.health.RecentRefusals;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.LeasedTableRegistry;
 import io.paycallback.lease.RowStatus;
@@ -23,16 +24,16 @@ public class OperationsOverview {
      * @param healthy whether no pending row anywhere is stale (the "must be zero" monitor)
      */
     public record Overview(List<Table> tables, long stalePending, boolean healthy, long deadLetters, long quarantined,
-                           RecentOutcomes.Recent lastHour) {
+                           RecentRefusals.Recent lastHour) {
     }
 
     private final LeasedTableRegistry tables;
     private final StatusCounts statusCounts;
     private final BacklogGauges backlog;
-    private final RecentOutcomes recent;
+    private final RecentRefusals recent;
 
     public OperationsOverview(LeasedTableRegistry tables, StatusCounts statusCounts, BacklogGauges backlog,
-                              RecentOutcomes recent) {
+                              RecentRefusals recent) {
         this.tables = tables;
         this.statusCounts = statusCounts;
         this.backlog = backlog;
