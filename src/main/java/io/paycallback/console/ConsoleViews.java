@@ -28,6 +28,7 @@ import io.paycallback.statement.RunState;
 import io.paycallback.statement.StatementRuns;
 import io.paycallback.statement.bill.BillTotals;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
 
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
@@ -144,8 +145,9 @@ public final class ConsoleViews {
                             String refundedAmount, String channel, String channelTradeNo) {
 
         static OrderLine of(Order order) {
-            return new OrderLine(order.merchantId(), order.outTradeNo(), order.storedStatus(), money(order.amount()),
-                    order.currency(), money(order.refundedAmount()), text(order.channel()), text(order.channelTradeNo()));
+            return new OrderLine(order.merchantId(), order.outTradeNo().value(), order.storedStatus(),
+                    money(order.amount().amount()), order.amount().currency(), money(order.refunded().amount()),
+                    text(order.channel()), text(ChannelTradeNo.valueOrNull(order.channelTradeNo())));
         }
     }
 
