@@ -2,6 +2,7 @@ package io.paycallback.delivery;
 
 import io.paycallback.console.ConsoleGuard;
 import io.paycallback.console.ConsoleSessions;
+import io.paycallback.ops.Attention;
 import io.paycallback.ops.AuditAction;
 import io.paycallback.ops.AuditLog;
 import io.paycallback.lease.LeaseConfig;
@@ -37,7 +38,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -518,6 +521,30 @@ class DestinationsTest {
         scanner.drain(Outbox.TABLE);
         assertThat(event(source, "slow").getInteger("status")).isEqualTo(1);
         assertThat(answered2xx(key(source, "slow"))).isEqualTo(1);
+    }
+
+    @Test
+    void theOverviewSaysADisabledDestinationNeedsAPersonWithItsWaitingEvents() {
+        operations.disable("slow", audited(AuditAction.DESTINATION_DISABLE, "slow")).await().indefinitely();
+        try {
+            String source = paidOrder();
+            awaitEvent(source, "slow", "lease_token = 'parked'");
+
+            var overview = Api.as(Api.ALICE_TOKEN).get("/admin/overview").then().statusCode(200).extract().jsonPath();
+            List<Map<String, Object>> attention = overview.getList("attention");
+            assertThat(attention).filteredOn(item -> "slow".equals(item.get("subject"))).singleElement()
+                    .satisfies(item -> {
+                        assertThat(item.get("concern")).isEqualTo("destination-disabled");
+                        assertThat(((Number) item.get("count")).longValue()).isGreaterThanOrEqualTo(1);
+                        assertThat((String) item.get("said")).startsWith("destination slow is disabled (disabled by an"
+                                + " operator): ").contains("events wait, the oldest since ");
+                    });
+            assertThat(attention).extracting(item -> item.get("concern")).as("most urgent first")
+                    .isSortedAccordingTo(Comparator.comparingInt(concern -> Attention.Concern.valueOf(
+                            ((String) concern).toUpperCase(Locale.ROOT).replace('-', '_')).ordinal()));
+        } finally {
+            operations.enable("slow", audited(AuditAction.DESTINATION_ENABLE, "slow")).await().indefinitely();
+        }
     }
 
     @Test
