@@ -14,6 +14,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -26,6 +27,8 @@ import java.util.Map;
  */
 @ApplicationScoped
 public class OperationsOverview {
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     /** One leased table's rows; a count is capped where counting further would cost too much. */
     public record Table(String table, String label, Map<RowStatus, StatusCounts.Count> byStatus, long stalePending) {
@@ -73,23 +76,23 @@ public class OperationsOverview {
                 rows.add(new Table(table.table(), table.label(), counts.get(table), tableStale));
                 if (tableStale > 0) {
                     attention.add(new Attention(Attention.Concern.STALE_PENDING, table.label(), tableStale, null,
-                            tableStale + " pending " + table.label() + " rows are older than the stale threshold"));
+                            count(tableStale, "pending " + table.label() + " row") + " older than the stale threshold"));
                 }
                 if (tableDead > 0) {
                     attention.add(new Attention(Attention.Concern.DEAD_LETTERS, table.label(), tableDead, null,
-                            tableDead + " " + table.label() + " rows are dead letters"));
+                            count(tableDead, table.label() + " dead letter") + " to replay, requeue or resolve"));
                 }
             }
             long open = differences.values().stream().mapToLong(Discrepancies.OpenCount::count).sum();
             if (open > 0) {
                 long oldest = differences.values().stream().mapToLong(Discrepancies.OpenCount::oldestSeconds).max()
                         .orElse(0);
-                attention.add(new Attention(Attention.Concern.STATEMENT_DIFFERENCES, "", open, null, open
-                        + " statement differences are open, the oldest for " + Math.max(1, oldest / 3600) + " h"));
+                attention.add(new Attention(Attention.Concern.STATEMENT_DIFFERENCES, "", open, null, count(open, "statement difference")
+                        + " open, the oldest for " + Math.max(1, oldest / 3600) + " h"));
             }
             if (gauges.quarantined() > 0) {
                 attention.add(new Attention(Attention.Concern.QUARANTINE, "", gauges.quarantined(), null,
-                        gauges.quarantined() + " signed callbacks are held in quarantine"));
+                        count(gauges.quarantined(), "signed callback") + " held in quarantine"));
             }
             attention.sort(Comparator.comparing(Attention::concern));
             return ActionResult.done(new Overview(List.copyOf(attention), rows, stale, stale == 0, dead,
@@ -99,6 +102,10 @@ public class OperationsOverview {
                         Attention.Concern.DATABASE_UNREACHABLE, "", 0, null,
                         "this instance could not read the database: " + failure.getMessage())), List.of(), 0, false, 0, 0,
                 recent.lastHour()), "the database could not be read"));
+    }
+
+    private static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     private static void destination(DestinationView view, List<Attention> attention) {
@@ -112,6 +119,6 @@ public class OperationsOverview {
         attention.add(new Attention(disabled ? Attention.Concern.DESTINATION_DISABLED : Attention.Concern.DESTINATION_OPEN,
                 view.name(), waiting, oldest, "destination " + view.name() + " is " + (disabled ? "disabled" : "open")
                 + (view.reason() == null ? "" : " (" + FailureReason.read(view.reason()).said() + ")")
-                + ": " + waiting + " events wait" + (oldest == null ? "" : ", the oldest since " + oldest)));
+                + ": " + count(waiting, "event") + " waiting" + (oldest == null ? "" : ", the oldest since " + TIME.format(oldest))));
     }
 }

@@ -537,7 +537,7 @@ class DestinationsTest {
                         assertThat(item.get("concern")).isEqualTo("destination-disabled");
                         assertThat(((Number) item.get("count")).longValue()).isGreaterThanOrEqualTo(1);
                         assertThat((String) item.get("said")).startsWith("destination slow is disabled (disabled by an"
-                                + " operator): ").contains("events wait, the oldest since ");
+                                + " operator): ").contains(" waiting, the oldest since ");
                     });
             assertThat(attention).extracting(item -> item.get("concern")).as("most urgent first")
                     .isSortedAccordingTo(Comparator.comparingInt(concern -> Attention.Concern.valueOf(
