@@ -5,13 +5,13 @@ import io.paycallback.delivery.DestinationState;
 import io.paycallback.delivery.DestinationView;
 import io.paycallback.delivery.FailureReason;
 import io.paycallback.delivery.RecordedAttempt;
-import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.CallbackRow;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.QuarantinedCallback;
 import io.paycallback.lease.RowStatus;
+import io.paycallback.ops.Attention;
 import io.paycallback.ops.AuditEntry;
 import io.paycallback.ops.DeadLetters;
-import io.paycallback.ops.Attention;
 import io.paycallback.ops.OperationsOverview;
 import io.paycallback.ops.OrderTimeline;
 import io.paycallback.ops.StatusCounts;
@@ -31,6 +31,7 @@ import io.paycallback.statement.StatementRuns;
 import io.paycallback.statement.bill.BillTotals;
 import io.paycallback.trade.ChannelId;
 import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trend.Trends;
 
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
@@ -221,6 +222,21 @@ public final class ConsoleViews {
 
     /** What an action did, shown where its button was. */
     public record Done(boolean ok, String message) {
+    }
+
+    /** The charts of the last hours, drawn as SVG on the server, and the windows to choose from. */
+    public record TrendCharts(int hours, List<Integer> windows, List<ChartView> charts) {
+
+        static TrendCharts of(Trends.Picture picture) {
+            return new TrendCharts(picture.window().hours(), Arrays.stream(Trends.Window.values())
+                    .map(Trends.Window::hours).toList(), picture.charts().stream()
+                    .map(chart -> new ChartView(chart.title(), chart.unit(), Charts.svg(chart, picture.from(), picture.to()),
+                            Charts.legend(chart))).toList());
+        }
+    }
+
+    /** One chart: its SVG and legend are markup made here with every text escaped, and rendered raw. */
+    public record ChartView(String title, String unit, String svg, String legend) {
     }
 
     /** One thing that needs a person, and the page where it is fixed. */

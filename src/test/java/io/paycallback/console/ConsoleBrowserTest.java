@@ -3,6 +3,8 @@ package io.paycallback.console;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
+import io.paycallback.trend.TrendRecorder;
+import io.paycallback.trend.TrendSeries;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -53,6 +55,8 @@ class ConsoleBrowserTest {
 
     @Inject
     Pool pool;
+    @Inject
+    TrendRecorder trends;
 
     private Db db;
     private WebDriver browser;
@@ -255,7 +259,14 @@ class ConsoleBrowserTest {
                             DATE_ADD(NOW(3), INTERVAL 1 HOUR), 'parked', DATE_SUB(NOW(3), INTERVAL 20 MINUTE), NOW(3))""",
                     Ids.unique("first-screen"));
 
+            // A minute of callbacks, written as the minute's end would write it: the charts have lines to draw.
+            trends.count(TrendSeries.CALLBACKS, "wxpay new", 40);
+            trends.count(TrendSeries.CALLBACKS, "alipay duplicate", 12);
+            trends.flushBefore(trends.minute() + 2).await().indefinitely();
             signIn(Api.ALICE_TOKEN);
+            assertThat(wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#trends figure"), 6)))
+                    .as("six charts, the callbacks' drawn").first().satisfies(chart ->
+                            assertThat(chart.findElements(By.tagName("polyline"))).isNotEmpty());
             WebElement attention = browser.findElement(By.id("attention"));
             assertThat(attention.findElements(By.tagName("li"))).extracting(WebElement::getText)
                     .anySatisfy(item -> assertThat(item).startsWith("destination sink is open (connection refused):")
