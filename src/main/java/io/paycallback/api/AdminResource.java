@@ -19,11 +19,13 @@ import io.paycallback.ops.DeadLetterActions;
 import io.paycallback.ops.DeadLetters;
 import io.paycallback.ops.EventActions;
 import io.paycallback.ops.OperationsOverview;
-import io.paycallback.ops.OperatorAction;
 import io.paycallback.ops.OperatorAction.Offers;
+import io.paycallback.ops.OperatorAction;
 import io.paycallback.ops.OrderActions;
 import io.paycallback.ops.QuarantineActions;
+import io.paycallback.ops.TrendActions;
 import io.paycallback.outbox.OutboxEvent;
+import io.paycallback.trend.Trends;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -75,6 +77,7 @@ public class AdminResource {
             "refund-submissions", "refund-submission");
 
     private final OperationsOverview overview;
+    private final TrendActions trends;
     private final CallbackActions callbacks;
     private final DeadLetterActions deadLetters;
     private final BulkRequeues bulk;
@@ -85,10 +88,12 @@ public class AdminResource {
     private final ObjectReader bulkRequest;
     private final SecurityIdentity identity;
 
-    public AdminResource(OperationsOverview overview, CallbackActions callbacks, DeadLetterActions deadLetters,
-                         BulkRequeues bulk, QuarantineActions quarantine, EventActions events, OrderActions orders,
-                         AuditLogListing audit, ObjectMapper json, SecurityIdentity identity) {
+    public AdminResource(OperationsOverview overview, TrendActions trends, CallbackActions callbacks,
+                         DeadLetterActions deadLetters, BulkRequeues bulk, QuarantineActions quarantine,
+                         EventActions events, OrderActions orders, AuditLogListing audit, ObjectMapper json,
+                         SecurityIdentity identity) {
         this.overview = overview;
+        this.trends = trends;
         this.callbacks = callbacks;
         this.deadLetters = deadLetters;
         this.bulk = bulk;
@@ -110,6 +115,18 @@ public class AdminResource {
                     schema = @Schema(implementation = OperationsOverview.Overview.class)))
     public Uni<Response> overview() {
         return overview.read().map(Answers::ok);
+    }
+
+    @GET
+    @Path("trends")
+    @Offers(OperatorAction.TRENDS)
+    @APIResponse(responseCode = "200", description = "the charts of the last hours: callbacks, payments, deliveries,"
+            + " their duration, backlog and dead letters, a value per point, summed or sampled over every instance",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = Trends.Picture.class)))
+    @APIResponse(responseCode = "400", description = "hours is not 1, 6 or 24")
+    public Uni<Response> trends(@QueryParam("hours") Integer hours) {
+        return trends.read(hours).map(Answers::ok);
     }
 
     @GET

@@ -3,6 +3,8 @@ package io.paycallback.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.OutTradeNo;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.LocalDateTime;
@@ -25,9 +27,11 @@ public final class OrderViews {
 
         /** The one place an order becomes its API form. */
         static OrderView of(Order order) {
-            return new OrderView(order.merchantId(), order.outTradeNo(), order.storedStatus(), order.amount().toPlainString(),
-                    order.currency(), order.refundedAmount().toPlainString(), order.channel(), order.channelTradeNo(),
-                    order.paidAt(), order.combineOutTradeNo().orElse(null));
+            return new OrderView(order.merchantId(), order.outTradeNo().value(), order.storedStatus(),
+                    order.amount().amount().toPlainString(), order.amount().currency(),
+                    order.refunded().amount().toPlainString(), order.channel(),
+                    ChannelTradeNo.valueOrNull(order.channelTradeNo()), order.paidAt(),
+                    order.combineOutTradeNo().map(OutTradeNo::value).orElse(null));
         }
     }
 

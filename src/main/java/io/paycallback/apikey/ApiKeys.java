@@ -28,7 +28,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The order service's API keys made as data, served from memory: a request's key is looked up in a map and its
@@ -120,17 +120,16 @@ public class ApiKeys {
     }
 
     /**
-     * Makes a key for {@code merchants} with {@code audit}'s entry in the same transaction, and serves it here before
-     * this answers.
+     * Makes the key {@code id} (from {@link #newId}) for {@code merchants} with {@code audit}'s entry in the same
+     * transaction, and serves it here before this answers.
      */
-    public Uni<Made> create(String name, List<String> merchants, String actor,
-                            BiFunction<SqlClient, String, Uni<Long>> audit) {
-        String id = id();
+    public Uni<Made> create(String id, String name, List<String> merchants, String actor,
+                            Function<SqlClient, Uni<Long>> audit) {
         byte[] secret = new byte[SECRET_BYTES];
         random.nextBytes(secret);
         ApiKeyToken token = new ApiKeyToken(id, Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
         return pool.withTransaction(tx -> store.insert(tx, id, name, digest(token.secret()), merchants, actor)
-                        .flatMap(nothing -> audit.apply(tx, id)))
+                        .flatMap(nothing -> audit.apply(tx)))
                 .flatMap(entry -> reload().replaceWith(entry))
                 .map(entry -> new Made(new ApiKey(id, ApiKeyToken.prefix(id), name, List.copyOf(merchants), actor,
                         null, null, null, null), token.token(), entry));
@@ -142,9 +141,9 @@ public class ApiKeys {
      *
      * @return the audit entry, or empty when no live key has that id
      */
-    public Uni<Optional<Long>> revoke(String id, String actor, BiFunction<SqlClient, String, Uni<Long>> audit) {
+    public Uni<Optional<Long>> revoke(String id, String actor, Function<SqlClient, Uni<Long>> audit) {
         return pool.withTransaction(tx -> store.revoke(tx, id, actor).flatMap(revoked -> revoked
-                        ? audit.apply(tx, id).map(Optional::of) : Uni.createFrom().item(Optional.<Long>empty())))
+                        ? audit.apply(tx).map(Optional::of) : Uni.createFrom().item(Optional.<Long>empty())))
                 .flatMap(entry -> reload().replaceWith(entry));
     }
 
@@ -189,7 +188,8 @@ public class ApiKeys {
         state = seen;
     }
 
-    private String id() {
+    /** A fresh key id, random: the caller names its audit target with it before the key is made. */
+    public String newId() {
         char[] id = new char[ApiKeyToken.ID_LENGTH];
         for (int i = 0; i < id.length; i++) {
             id[i] = ID_ALPHABET[random.nextInt(ID_ALPHABET.length)];

@@ -100,7 +100,7 @@ public class CloseHandler extends ProviderCallHandler<CloseRequests.CloseRequest
             try {
                 answer = calls.ask(request.merchantId(), request.outTradeNo(), client.channel(), OPERATION, null,
                         () -> client.closePayment(new OrderRef(request.merchantId(), new OutTradeNo(request.outTradeNo()),
-                                order.get().combineOutTradeNo().map(OutTradeNo::new))), CloseAnswer::said, timeout);
+                                order.get().combineOutTradeNo())), CloseAnswer::said, timeout);
             } catch (ProviderException failed) {
                 failures.add(failed);
                 continue;

@@ -3,11 +3,13 @@ package io.paycallback.console;
 import io.paycallback.delivery.DestinationResults;
 import io.paycallback.delivery.DestinationState;
 import io.paycallback.delivery.DestinationView;
+import io.paycallback.delivery.FailureReason;
 import io.paycallback.delivery.RecordedAttempt;
-import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.CallbackRow;
+import io.paycallback.inbox.CallbackTable;
 import io.paycallback.inbox.QuarantinedCallback;
 import io.paycallback.lease.RowStatus;
+import io.paycallback.ops.Attention;
 import io.paycallback.ops.AuditEntry;
 import io.paycallback.ops.DeadLetters;
 import io.paycallback.ops.OperationsOverview;
@@ -28,6 +30,8 @@ import io.paycallback.statement.RunState;
 import io.paycallback.statement.StatementRuns;
 import io.paycallback.statement.bill.BillTotals;
 import io.paycallback.trade.ChannelId;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trend.Trends;
 
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
@@ -59,7 +63,8 @@ public final class ConsoleViews {
                               String stalePending) {
     }
 
-    public record Overview(List<TableCounts> tables, String stalePendingTotal, boolean backlogHealthy,
+    public record Overview(List<AttentionLine> attention, List<TableCounts> tables, String stalePendingTotal,
+                           boolean backlogHealthy,
                            String deadLettersTotal, String quarantined, String gateRejections, String storeFailures,
                            String outcomesSince) {
     }
@@ -92,14 +97,14 @@ public final class ConsoleViews {
         }
     }
 
-    public record AttemptLine(int tryNumber, String at, String result, String httpStatus, String error, long latencyMs,
+    public record AttemptLine(int tryNumber, String at, String result, String httpStatus, FailureReason error, long latencyMs,
                               String response) {
 
         static AttemptLine of(RecordedAttempt attempt) {
             String response = attempt.responseBody() == null ? ""
                     : attempt.responseBody() + (attempt.responseTruncated() ? " …(" + attempt.responseLength() + " bytes)" : "");
             return new AttemptLine(attempt.tryNumber(), time(attempt.attemptedAt()), attempt.result().label(),
-                    attempt.httpStatus() == null ? "" : attempt.httpStatus().toString(), text(attempt.error()),
+                    attempt.httpStatus() == null ? "" : attempt.httpStatus().toString(), FailureReason.read(attempt.error()),
                     attempt.latencyMs(), response);
         }
     }
@@ -145,8 +150,9 @@ public final class ConsoleViews {
                             String refundedAmount, String channel, String channelTradeNo) {
 
         static OrderLine of(Order order) {
-            return new OrderLine(order.merchantId(), order.outTradeNo(), order.storedStatus(), money(order.amount()),
-                    order.currency(), money(order.refundedAmount()), text(order.channel()), text(order.channelTradeNo()));
+            return new OrderLine(order.merchantId(), order.outTradeNo().value(), order.storedStatus(),
+                    money(order.amount().amount()), order.amount().currency(), money(order.refunded().amount()),
+                    text(order.channel()), text(ChannelTradeNo.valueOrNull(order.channelTradeNo())));
         }
     }
 
@@ -187,14 +193,14 @@ public final class ConsoleViews {
     }
 
     /** One destination: its circuit, backlog and last delivery; which of disable, enable and probe apply. */
-    public record DestinationLine(String name, String endpoint, String state, boolean healthy, String since, String reason,
+    public record DestinationLine(String name, String endpoint, String state, boolean healthy, String since, FailureReason reason,
                                   String nextProbeAt, String lastDeliveredAt, String failures, long backlog, long parked,
                                   String oldestPendingAt, String nextDueAt, boolean signed, boolean disabled,
                                   boolean probeable) {
 
         static DestinationLine of(DestinationView view) {
             return new DestinationLine(view.name(), view.endpoint(), view.state().label(), view.state().delivers(),
-                    time(view.since()), view.reason() == null ? "" : view.reason(), time(view.nextProbeAt()),
+                    time(view.since()), FailureReason.read(view.reason()), time(view.nextProbeAt()),
                     time(view.lastDeliveredAt()), view.triesInWindow() == 0 ? ""
                     : Math.round(view.failureRate() * 100) + "% of " + view.triesInWindow(), view.backlog(),
                     view.parked(), time(view.oldestPendingAt()), time(view.nextDueAt()), view.signed(),
@@ -219,12 +225,44 @@ public final class ConsoleViews {
     public record Done(boolean ok, String message) {
     }
 
+    /** The charts of the last hours, drawn as SVG on the server, and the windows to choose from. */
+    public record TrendCharts(int hours, List<Integer> windows, List<ChartView> charts) {
+
+        static TrendCharts of(Trends.Picture picture) {
+            return new TrendCharts(picture.window().hours(), Arrays.stream(Trends.Window.values())
+                    .map(Trends.Window::hours).toList(), picture.charts().stream()
+                    .map(chart -> new ChartView(chart.title(), chart.unit(), Charts.svg(chart, picture.from(), picture.to()),
+                            Charts.legend(chart))).toList());
+        }
+    }
+
+    /** One chart: its SVG and legend are markup made here with every text escaped, and rendered raw. */
+    public record ChartView(String title, String unit, String svg, String legend) {
+    }
+
+    /** One thing that needs a person, and the page where it is fixed. */
+    public record AttentionLine(String concern, String said, String link) {
+
+        static AttentionLine of(Attention attention) {
+            return new AttentionLine(attention.concern().label(), attention.said(), switch (attention.concern()) {
+                case DATABASE_UNREACHABLE -> ConsoleSessions.PATH;
+                case DESTINATION_DISABLED, DESTINATION_OPEN -> ConsoleSessions.PATH + "/destinations#destination-"
+                        + attention.subject();
+                case STALE_PENDING -> ConsoleSessions.PATH + "#status-counts";
+                case DEAD_LETTERS -> ConsoleSessions.PATH + "/dead?table=" + attention.subject();
+                case STATEMENT_DIFFERENCES -> ConsoleSessions.PATH + "/statements";
+                case QUARANTINE -> ConsoleSessions.PATH + "/quarantine";
+            });
+        }
+    }
+
     static Overview overview(OperationsOverview.Overview overview) {
         List<TableCounts> tables = overview.tables().stream().map(table -> new TableCounts(table.table(),
                 count(table.byStatus().get(RowStatus.PENDING)), count(table.byStatus().get(RowStatus.DONE)),
                 count(table.byStatus().get(RowStatus.DEAD)), count(table.byStatus().get(RowStatus.COMPACTED)),
                 Long.toString(table.stalePending()))).toList();
-        return new Overview(tables, Long.toString(overview.stalePending()), overview.healthy(),
+        return new Overview(overview.attention().stream().map(AttentionLine::of).toList(), tables,
+                Long.toString(overview.stalePending()), overview.healthy(),
                 Long.toString(overview.deadLetters()), Long.toString(overview.quarantined()),
                 Long.toString(overview.lastHour().gateRejections()), Long.toString(overview.lastHour().storeFailures()),
                 overview.lastHour().since().toString());

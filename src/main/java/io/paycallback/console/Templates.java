@@ -20,6 +20,8 @@ public class Templates {
 
     public static native TemplateInstance overview(ConsoleViews.Page page, ConsoleViews.Overview overview);
 
+    public static native TemplateInstance trends(ConsoleViews.TrendCharts trends);
+
     public static native TemplateInstance search(ConsoleViews.Page page, String by, String merchant, String q,
                                                  List<String> matches, ConsoleViews.Timeline timeline);
 

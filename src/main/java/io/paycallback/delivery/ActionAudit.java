@@ -4,15 +4,12 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
- * How the caller of a {@link DestinationControls} action records it: inside the transaction that makes the change,
- * so there is no change without its entry. The operations layer answers it with its audit log and the operator's
- * name; this package knows nothing of either.
+ * The audit entry of the operator's action a {@link DestinationControls} method carries out, bound by the caller to its
+ * action, operator and target: written inside the transaction that makes the change, so there is no change without its
+ * entry. The operations layer answers it with its audit log; this package knows nothing of it.
  */
 public interface ActionAudit {
 
-    /** Records the action in the caller's transaction; @return the entry's id */
-    Uni<Long> record(SqlClient transaction, DestinationAuditAction action, String target, long rows);
-
-    /** Adds the rows of one more batch of the action to its entry, inside that batch's transaction. */
-    Uni<Void> addRows(SqlClient transaction, long entry, long rows);
+    /** Writes the entry, or adds these rows to it, inside the caller's transaction; @return the entry's id */
+    Uni<Long> write(SqlClient transaction, long rows);
 }

@@ -4,6 +4,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.paycallback.outbox.OutboxConfig;
+import io.paycallback.trend.TrendRecorder;
+import io.paycallback.trend.TrendSeries;
+import io.paycallback.trend.Trends;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -27,8 +30,10 @@ public class DeliveryMetrics {
 
     private final Map<String, Map<DeliveryResult, Counter>> counters = new HashMap<>();
     private final Map<String, Timer> timers = new HashMap<>();
+    private final TrendRecorder trends;
 
-    public DeliveryMetrics(MeterRegistry registry, OutboxConfig config) {
+    public DeliveryMetrics(MeterRegistry registry, OutboxConfig config, TrendRecorder trends) {
+        this.trends = trends;
         for (String destination : config.destinations().keySet()) {
             register(registry, destination);
         }
@@ -58,5 +63,9 @@ public class DeliveryMetrics {
         String destination = counters.containsKey(attempt.destination()) ? attempt.destination() : UNKNOWN;
         counters.get(destination).get(attempt.result()).increment();
         timers.get(destination).record(System.nanoTime() - attempt.startedNanos(), TimeUnit.NANOSECONDS);
+        trends.count(TrendSeries.DELIVERIES, destination + " " + (attempt.delivered() ? "delivered" : "failed"), 1);
+        if (attempt.delivered()) {
+            trends.count(TrendSeries.DELIVERY_LATENCY, destination + " " + Trends.bucketLabel(attempt.latencyMillis()), 1);
+        }
     }
 }

@@ -150,7 +150,7 @@ public class DestinationControls {
             return Uni.createFrom().item(new DestinationResults.Change.Unknown(name));
         }
         return circuits.disableByOperator(name, "disabled by an operator",
-                        tx -> audit.record(tx, DestinationAuditAction.DISABLE, target(name), 1))
+                        tx -> audit.write(tx, 1))
                 .flatMap(entry -> changed(name, entry));
     }
 
@@ -159,7 +159,7 @@ public class DestinationControls {
         if (destinations.get(name).isEmpty()) {
             return Uni.createFrom().item(new DestinationResults.Change.Unknown(name));
         }
-        return circuits.enable(name, tx -> audit.record(tx, DestinationAuditAction.ENABLE, target(name), 1))
+        return circuits.enable(name, tx -> audit.write(tx, 1))
                 .flatMap(entry -> changed(name, entry));
     }
 
@@ -182,7 +182,7 @@ public class DestinationControls {
             if (circuits.state(name).delivers()) {
                 return get(name).map(view -> (DestinationResults.Probe) new DestinationResults.Probe.NotNeeded(view.orElseThrow()));
             }
-            return pool.withTransaction(tx -> audit.record(tx, DestinationAuditAction.PROBE, target(name), 1))
+            return pool.withTransaction(tx -> audit.write(tx, 1))
                     .flatMap(entry -> relay.probe(name, true).flatMap(outcome -> get(name).map(Optional::orElseThrow)
                             .map(view -> probed(view, outcome, entry))));
         });
@@ -267,7 +267,7 @@ public class DestinationControls {
             String in = placeholders(ids.size());
             return pool.withTransaction(tx -> tx.preparedQuery(KEEP_DELIVERED_TRY.formatted(in)).execute(Tuple.from(ids))
                             .chain(() -> tx.preparedQuery(RESEND.formatted(in)).execute(Tuple.from(ids)))
-                            .flatMap(updated -> audited(tx, audit, progress, plan, updated.rowCount())
+                            .flatMap(updated -> audited(tx, audit, progress, updated.rowCount())
                                     .map(ignored -> updated.rowCount())))
                     .flatMap(count -> {
                         progress.resent += count;
@@ -289,7 +289,7 @@ public class DestinationControls {
             Tuple insert = Tuple.of(name);
             ids.forEach(insert::addLong);
             return pool.withTransaction(tx -> tx.preparedQuery(ADD.formatted(placeholders(ids.size()))).execute(insert)
-                            .flatMap(written -> audited(tx, audit, progress, plan, written.rowCount())
+                            .flatMap(written -> audited(tx, audit, progress, written.rowCount())
                                     .map(ignored -> written.rowCount())))
                     .flatMap(count -> {
                         progress.added += count;
@@ -302,13 +302,8 @@ public class DestinationControls {
         });
     }
 
-    private Uni<Long> audited(SqlClient tx, ActionAudit audit, Progress progress, DestinationResults.ReplayPlan plan,
-                              long rows) {
-        if (progress.entry == null) {
-            return audit.record(tx, DestinationAuditAction.REPLAY, target(plan.destination()) + " since=" + plan.since()
-                    + " upToId=" + plan.upToId(), rows).invoke(entry -> progress.entry = entry);
-        }
-        return audit.addRows(tx, progress.entry, rows).replaceWith(progress.entry);
+    private static Uni<Long> audited(SqlClient tx, ActionAudit audit, Progress progress, long rows) {
+        return audit.write(tx, rows).invoke(entry -> progress.entry = entry);
     }
 
     /** Every other destination events were written for, the log destination included. */
@@ -348,9 +343,5 @@ public class DestinationControls {
 
     private static String placeholders(int count) {
         return String.join(", ", Collections.nCopies(count, "?"));
-    }
-
-    private static String target(String name) {
-        return "destination=" + name;
     }
 }

@@ -307,8 +307,7 @@ final class DestinationLane {
                 response -> ended(answered, span, DeliveryAttempt.answered(lease, destination.name(), response.statusCode(),
                         response.body() == null ? null : response.body().getBytes(), started), retryAfter(response)),
                 failure -> ended(answered, span, DeliveryAttempt.failed(lease, destination.name(),
-                        failure.getClass().getSimpleName() + (failure.getMessage() == null ? "" : ": " + failure.getMessage()),
-                        started), Optional.empty()));
+                        FailureReason.of(failure, destination.timeout()), started), Optional.empty()));
     }
 
     /** The outcome runs inside the try's span, so what it logs carries the event's trace id. */

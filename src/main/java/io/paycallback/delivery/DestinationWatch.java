@@ -1,5 +1,7 @@
 package io.paycallback.delivery;
 
+import io.paycallback.trend.TrendRecorder;
+import io.paycallback.trend.TrendSeries;
 import io.paycallback.lease.LeaseConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -26,9 +28,12 @@ public class DestinationWatch {
     private final DestinationBacklog backlog;
     private final DestinationMetrics metrics;
     private final Duration timeout;
+    private final TrendRecorder trends;
 
     public DestinationWatch(DestinationCircuits circuits, OutboxRelay relay, Destinations destinations,
-                            DestinationBacklog backlog, DestinationMetrics metrics, LeaseConfig config) {
+                            DestinationBacklog backlog, DestinationMetrics metrics, LeaseConfig config,
+                            TrendRecorder trends) {
+        this.trends = trends;
         this.circuits = circuits;
         this.relay = relay;
         this.destinations = destinations;
@@ -83,6 +88,7 @@ public class DestinationWatch {
         for (Destinations.Destination destination : destinations.all()) {
             DestinationBacklog.Backlog counted = backlog.of(destination.name()).await().atMost(timeout);
             metrics.backlog(destination.name(), counted.pending(), counted.oldestSeconds());
+            trends.sample(TrendSeries.BACKLOG, destination.name(), counted.pending());
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.paycallback.health;
 
+import io.paycallback.trend.TrendRecorder;
+import io.paycallback.trend.TrendSeries;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.lease.LeasedTable;
@@ -52,9 +54,12 @@ public class BacklogGauges {
     private final Map<LeasedTable, AtomicLong> stale = new HashMap<>();
     private final Map<LeasedTable, AtomicLong> dead = new HashMap<>();
     private final AtomicLong quarantined = new AtomicLong();
+    private final TrendRecorder trends;
 
-    public BacklogGauges(Pool pool, LeasedTableRegistry tables, MeterRegistry registry, HealthConfig config) {
+    public BacklogGauges(Pool pool, LeasedTableRegistry tables, MeterRegistry registry, HealthConfig config,
+                         TrendRecorder trends) {
         this.pool = pool;
+        this.trends = trends;
         this.tables = tables.all();
         this.staleMicros = TimeUnit.MICROSECONDS.convert(config.stalePendingAfter());
         for (LeasedTable table : this.tables) {
@@ -111,6 +116,7 @@ public class BacklogGauges {
                 deadLetters.put(table, values.get(2 * i + 1));
                 stale.get(table).set(values.get(2 * i));
                 dead.get(table).set(values.get(2 * i + 1));
+                trends.sample(TrendSeries.DEAD_LETTERS, table.label(), values.get(2 * i + 1));
             }
             long quarantine = values.get(values.size() - 1);
             quarantined.set(quarantine);

@@ -2,7 +2,8 @@ package io.paycallback.lease;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.paycallback.lease.LeasedTable;
+import io.paycallback.trend.TrendRecorder;
+import io.paycallback.trend.TrendSeries;
 import io.quarkus.arc.All;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,7 +15,7 @@ import java.util.Map;
 
 /**
  * {@code paycallback_processing_total{table,result}}: what each leased try came to. Every series exists from
- * start-up, at zero: the results every handler may report, and the backoff's own.
+ * start-up, at zero: the results every handler may report, and the backoff's own. The console's charts count the same.
  */
 @Startup
 @ApplicationScoped
@@ -30,8 +31,11 @@ public class ProcessingMetrics {
     static final String DEAD_LETTER = "dead_letter";
 
     private final Map<LeasedTable, Map<String, Counter>> counters = new HashMap<>();
+    private final Map<LeasedTable, Map<String, String>> trendLabels = new HashMap<>();
+    private final TrendRecorder trends;
 
-    public ProcessingMetrics(MeterRegistry registry, @All List<LeaseHandler> handlers) {
+    public ProcessingMetrics(MeterRegistry registry, @All List<LeaseHandler> handlers, TrendRecorder trends) {
+        this.trends = trends;
         for (LeaseHandler handler : handlers) {
             List<String> results = new ArrayList<>(List.of(RETRIED, DEAD, LEASE_LOST, DEAD_LETTER, UNKNOWN_VALUE));
             results.addAll(handler.results());
@@ -43,10 +47,14 @@ public class ProcessingMetrics {
                         .register(registry));
             }
             counters.put(handler.table(), byResult);
+            Map<String, String> labels = new HashMap<>();
+            results.forEach(result -> labels.put(result, handler.table().label() + " " + result));
+            trendLabels.put(handler.table(), labels);
         }
     }
 
     public void record(LeasedTable table, String result) {
         counters.get(table).get(result).increment();
+        trends.count(TrendSeries.PROCESSED, trendLabels.get(table).get(result), 1);
     }
 }

@@ -79,10 +79,11 @@ public class ApiKeyActions {
         }
         List<String> reached = new ArrayList<>(scope);
         String keyName = name.strip();
-        return keys.create(keyName, reached, actor, (tx, id) -> audit.record(tx, actor, AuditAction.API_KEY_CREATE,
-                        target(id, reached), 1))
+        String id = keys.newId();
+        AuditLog.Entry entry = audit.entry(actor, AuditAction.API_KEY_CREATE, target(id, reached));
+        return keys.create(id, keyName, reached, actor, tx -> entry.write(tx, 1))
                 .map(made -> {
-                    audit.logged(made.auditEntry(), actor, AuditAction.API_KEY_CREATE, target(made.key().id(), reached), 1);
+                    entry.logged();
                     return ActionResult.done(new Created(made.key(), made.token()), "API key " + made.key().prefix()
                             + " (" + keyName + ") made for " + String.join(", ", reached) + " (audit #" + made.auditEntry()
                             + "): copy it now, it is not shown again");
@@ -95,12 +96,13 @@ public class ApiKeyActions {
             return Uni.createFrom().item(ActionResult.notFound("no live API key " + id));
         }
         String target = "api_key:" + id;
-        return keys.revoke(id, actor, (tx, keyId) -> audit.record(tx, actor, AuditAction.API_KEY_REVOKE, target, 1))
+        AuditLog.Entry audited = audit.entry(actor, AuditAction.API_KEY_REVOKE, target);
+        return keys.revoke(id, actor, tx -> audited.write(tx, 1))
                 .map(entry -> {
                     if (entry.isEmpty()) {
                         return ActionResult.<Revoked>notFound("no live API key " + id);
                     }
-                    audit.logged(entry.get(), actor, AuditAction.API_KEY_REVOKE, target, 1);
+                    audited.logged();
                     return ActionResult.done(new Revoked(id, "pck_" + id), "API key pck_" + id + " revoked (audit #" + entry.get()
                             + "): every instance refuses it within a poll");
                 });

@@ -1,5 +1,6 @@
 package io.paycallback.ops;
 
+import io.paycallback.delivery.ActionAudit;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.mysqlclient.MySQLClient;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -60,22 +61,61 @@ public class AuditLog {
     }
 
     /**
-     * Records an action inside the caller's transaction, for an action whose transactions are its own (a bulk in
-     * batches, a destination's circuit); the caller logs it with {@link #logged} once committed. Returns the entry's id.
+     * The entry of an action whose transactions are its own (a bulk in batches, a destination's circuit, a registry
+     * change): written inside the action's transaction, logged once the action is committed.
      */
-    public Uni<Long> record(SqlClient client, String actor, AuditAction action, String target, long rows) {
+    public Entry entry(String actor, AuditAction action, String target) {
+        return new Entry(actor, action, target);
+    }
+
+    /**
+     * One action's entry: its first {@link #write} inserts it inside the caller's transaction and each later one adds
+     * its rows inside its own; {@link #logged} writes the log line with every row counted. Used by one action's
+     * sequential steps only.
+     */
+    public final class Entry implements ActionAudit {
+        private final String actor;
+        private final AuditAction action;
+        private final String target;
+        private Long id;
+        private long rows;
+
+        private Entry(String actor, AuditAction action, String target) {
+            this.actor = actor;
+            this.action = action;
+            this.target = target;
+        }
+
+        @Override
+        public Uni<Long> write(SqlClient transaction, long batchRows) {
+            if (id == null) {
+                return record(transaction, actor, action, target, batchRows).invoke(written -> {
+                    id = written;
+                    rows = batchRows;
+                });
+            }
+            long entry = id;
+            return transaction.preparedQuery(ADD_ROWS).execute(Tuple.of(batchRows, entry))
+                    .invoke(() -> rows += batchRows).replaceWith(entry);
+        }
+
+        /** The log line of the committed action; @return the entry's id */
+        public long logged() {
+            if (id == null) {
+                throw new IllegalStateException(action.label() + " on " + target + " logged before it was written");
+            }
+            AuditLog.this.logged(id, actor, action, target, rows);
+            return id;
+        }
+    }
+
+    private Uni<Long> record(SqlClient client, String actor, AuditAction action, String target, long rows) {
         String shortTarget = target.length() > TARGET_LENGTH ? target.substring(0, TARGET_LENGTH) : target;
         return client.preparedQuery(INSERT).execute(Tuple.of(actor, action.label(), shortTarget, rows))
                 .map(result -> result.property(MySQLClient.LAST_INSERTED_ID));
     }
 
-    /** Adds the rows of one more batch to an entry, inside that batch's transaction. */
-    public Uni<Void> addRows(SqlClient client, long entry, long rows) {
-        return client.preparedQuery(ADD_ROWS).execute(Tuple.of(rows, entry)).replaceWithVoid();
-    }
-
-    /** The log line of a committed action; the same fields as its row. */
-    public void logged(long entry, String actor, AuditAction action, String target, long rows) {
+    private void logged(long entry, String actor, AuditAction action, String target, long rows) {
         LOG.infof("audit #%d: %s by %s on %s, %d rows", entry, action.label(), actor, target, rows);
     }
 

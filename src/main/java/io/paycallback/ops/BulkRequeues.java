@@ -97,15 +97,16 @@ public class BulkRequeues {
             return Uni.createFrom().item(ActionResult.refused(e.getMessage()));
         }
         String target = describe(selection);
-        return pool.withTransaction(tx -> audit.record(tx, actor, AuditAction.BULK_REQUEUE, target, 0))
+        AuditLog.Entry audited = audit.entry(actor, AuditAction.BULK_REQUEUE, target);
+        return pool.withTransaction(tx -> audited.write(tx, 0))
                 .flatMap(entry -> Multi.createBy().repeating()
                         .uni(() -> pool.withTransaction(tx -> deadLetters.requeueBatch(tx, selection, batchSize)
-                                .call(rows -> rows == 0 ? Uni.createFrom().voidItem() : audit.addRows(tx, entry, rows))))
+                                .call(rows -> rows == 0 ? Uni.createFrom().voidItem() : audited.write(tx, rows))))
                         .whilst(rows -> rows == batchSize)
                         .collect().asList()
                         .map(batches -> {
                             long requeued = batches.stream().mapToLong(Integer::longValue).sum();
-                            audit.logged(entry, actor, AuditAction.BULK_REQUEUE, target, requeued);
+                            audited.logged();
                             return ActionResult.done(new Applied(false, selection.filter().table().label(),
                                             selection.matched(), requeued, batches.size(), entry),
                                     "requeued " + requeued + " of the " + selection.matched() + " counted, in "

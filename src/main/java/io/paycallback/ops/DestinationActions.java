@@ -1,14 +1,11 @@
 package io.paycallback.ops;
 
-import io.paycallback.delivery.ActionAudit;
 import io.paycallback.delivery.DeliveryResult;
-import io.paycallback.delivery.DestinationAuditAction;
 import io.paycallback.delivery.DestinationControls;
 import io.paycallback.delivery.DestinationResults;
 import io.paycallback.delivery.DestinationView;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.LocalDateTime;
@@ -60,20 +57,20 @@ public class DestinationActions {
 
     @OperatorAction.Performs(OperatorAction.DESTINATION_DISABLE)
     public Uni<ActionResult<DestinationView>> disable(String name, String actor) {
-        return operations.disable(name, audited(actor))
-                .map(change -> changed(change, "disabled", actor, AuditAction.DESTINATION_DISABLE));
+        AuditLog.Entry entry = audit.entry(actor, AuditAction.DESTINATION_DISABLE, target(name));
+        return operations.disable(name, entry).map(change -> changed(change, "disabled", entry));
     }
 
     @OperatorAction.Performs(OperatorAction.DESTINATION_ENABLE)
     public Uni<ActionResult<DestinationView>> enable(String name, String actor) {
-        return operations.enable(name, audited(actor))
-                .map(change -> changed(change, "enabled", actor, AuditAction.DESTINATION_ENABLE));
+        AuditLog.Entry entry = audit.entry(actor, AuditAction.DESTINATION_ENABLE, target(name));
+        return operations.enable(name, entry).map(change -> changed(change, "enabled", entry));
     }
 
-    private ActionResult<DestinationView> changed(DestinationResults.Change change, String state, String actor,
-                                                  AuditAction action) {
+    private static ActionResult<DestinationView> changed(DestinationResults.Change change, String state,
+                                                         AuditLog.Entry entry) {
         if (change instanceof DestinationResults.Change.Changed changed) {
-            audit.logged(changed.auditEntry(), actor, action, target(changed.destination().name()), 1);
+            entry.logged();
             return ActionResult.done(changed.destination(), changed.destination().name() + " " + state + " (audit #"
                     + changed.auditEntry() + ")");
         }
@@ -87,16 +84,17 @@ public class DestinationActions {
     /** Sends the oldest waiting event of an open or disabled destination now. */
     @OperatorAction.Performs(OperatorAction.DESTINATION_PROBE)
     public Uni<ActionResult<Probed>> probe(String name, String actor) {
-        return operations.probeNow(name, audited(actor)).map(probe -> {
+        AuditLog.Entry entry = audit.entry(actor, AuditAction.DESTINATION_PROBE, target(name));
+        return operations.probeNow(name, entry).map(probe -> {
             if (probe instanceof DestinationResults.Probe.Delivered delivered) {
-                audit.logged(delivered.auditEntry(), actor, AuditAction.DESTINATION_PROBE, target(name), 1);
+                entry.logged();
                 return ActionResult.done(new Probed(delivered.destination(), true, DeliveryResult.DELIVERED,
                         delivered.httpStatus(), null, delivered.latencyMs(), delivered.auditEntry()),
                         name + " took the probe (HTTP " + delivered.httpStatus() + " in " + delivered.latencyMs()
                                 + " ms): its circuit is closed and its waiting events are due");
             }
             if (probe instanceof DestinationResults.Probe.Failed failed) {
-                audit.logged(failed.auditEntry(), actor, AuditAction.DESTINATION_PROBE, target(name), 1);
+                entry.logged();
                 return ActionResult.done(new Probed(failed.destination(), false, failed.result(), failed.httpStatus(),
                         failed.error(), failed.latencyMs(), failed.auditEntry()), name + " did not take the probe ("
                         + (failed.httpStatus() == null ? failed.error() : "HTTP " + failed.httpStatus())
@@ -153,10 +151,11 @@ public class DestinationActions {
             if (!(preview instanceof DestinationResults.ReplayPreview.Planned planned)) {
                 return Uni.createFrom().item(ActionResult.<Replayed>notFound(unknown(name)));
             }
-            return operations.replay(planned.plan(), audited(actor)).map(replay -> {
+            AuditLog.Entry entry = audit.entry(actor, AuditAction.DESTINATION_REPLAY,
+                    target(name) + " since=" + from + " upToId=" + upToId);
+            return operations.replay(planned.plan(), entry).map(replay -> {
                 if (replay instanceof DestinationResults.Replay.Replayed replayed) {
-                    audit.logged(replayed.auditEntry(), actor, AuditAction.DESTINATION_REPLAY, target(name),
-                            replayed.resent() + replayed.added());
+                    entry.logged();
                     return ActionResult.done(new Replayed(replayed.plan(), replayed.resent(), replayed.added(),
                             replayed.batches(), replayed.auditEntry()), replayed.resent() + " events of " + name
                             + " pending again and " + replayed.added() + " added, due now (audit #"
@@ -169,29 +168,6 @@ public class DestinationActions {
                 return ActionResult.<Replayed>notFound(unknown(name));
             });
         });
-    }
-
-    private ActionAudit audited(String actor) {
-        return new ActionAudit() {
-            @Override
-            public Uni<Long> record(SqlClient transaction, DestinationAuditAction action, String target, long rows) {
-                return audit.record(transaction, actor, auditAction(action), target, rows);
-            }
-
-            @Override
-            public Uni<Void> addRows(SqlClient transaction, long entry, long rows) {
-                return audit.addRows(transaction, entry, rows);
-            }
-        };
-    }
-
-    private static AuditAction auditAction(DestinationAuditAction action) {
-        return switch (action) {
-            case DISABLE -> AuditAction.DESTINATION_DISABLE;
-            case ENABLE -> AuditAction.DESTINATION_ENABLE;
-            case PROBE -> AuditAction.DESTINATION_PROBE;
-            case REPLAY -> AuditAction.DESTINATION_REPLAY;
-        };
     }
 
     private static LocalDateTime since(String value) {

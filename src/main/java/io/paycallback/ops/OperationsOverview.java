@@ -1,58 +1,124 @@
 package io.paycallback.ops;
 
+import io.paycallback.delivery.DestinationControls;
+import io.paycallback.delivery.DestinationState;
+import io.paycallback.delivery.DestinationView;
+import io.paycallback.delivery.FailureReason;
 import io.paycallback.health.BacklogGauges;
+import io.paycallback.health.RecentRefusals;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.LeasedTableRegistry;
 import io.paycallback.lease.RowStatus;
+import io.paycallback.statement.Discrepancies;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
-/** The state of the whole service at a glance: rows by status per leased table, the backlog, the last hour's refusals. */
+/**
+ * The state of the whole service at a glance: what needs a person, rows by status per leased table, the backlog, the
+ * last hour's refusals. Drawn from counts the gauges make anyway, each destination's backlog and the open statement
+ * differences: a few indexed reads.
+ */
 @ApplicationScoped
 public class OperationsOverview {
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     /** One leased table's rows; a count is capped where counting further would cost too much. */
     public record Table(String table, String label, Map<RowStatus, StatusCounts.Count> byStatus, long stalePending) {
     }
 
     /**
-     * @param healthy whether no pending row anywhere is stale (the "must be zero" monitor)
+     * @param attention what needs a person, most urgent first; empty when nothing does
+     * @param healthy   whether no pending row anywhere is stale (the "must be zero" monitor)
      */
-    public record Overview(List<Table> tables, long stalePending, boolean healthy, long deadLetters, long quarantined,
-                           RecentOutcomes.Recent lastHour) {
+    public record Overview(List<Attention> attention, List<Table> tables, long stalePending, boolean healthy,
+                           long deadLetters, long quarantined, RecentRefusals.Recent lastHour) {
     }
 
     private final LeasedTableRegistry tables;
     private final StatusCounts statusCounts;
     private final BacklogGauges backlog;
-    private final RecentOutcomes recent;
+    private final RecentRefusals recent;
+    private final DestinationControls destinations;
+    private final Discrepancies discrepancies;
 
     public OperationsOverview(LeasedTableRegistry tables, StatusCounts statusCounts, BacklogGauges backlog,
-                              RecentOutcomes recent) {
+                              RecentRefusals recent, DestinationControls destinations, Discrepancies discrepancies) {
         this.tables = tables;
         this.statusCounts = statusCounts;
         this.backlog = backlog;
         this.recent = recent;
+        this.destinations = destinations;
+        this.discrepancies = discrepancies;
     }
 
     @OperatorAction.Performs(OperatorAction.OVERVIEW)
     public Uni<ActionResult<Overview>> read() {
-        return Uni.combine().all().unis(statusCounts.count(), backlog.count()).with((counts, gauges) -> {
+        return Uni.combine().all().unis(statusCounts.count(), backlog.count(), destinations.list(),
+                discrepancies.openByKind()).with((counts, gauges, views, differences) -> {
+            List<Attention> attention = new ArrayList<>();
+            views.forEach(view -> destination(view, attention));
             List<Table> rows = new ArrayList<>();
             long stale = 0;
             long dead = 0;
             for (LeasedTable table : tables.all()) {
                 long tableStale = gauges.stalePending().get(table);
+                long tableDead = gauges.deadLetters().get(table);
                 stale += tableStale;
-                dead += gauges.deadLetters().get(table);
+                dead += tableDead;
                 rows.add(new Table(table.table(), table.label(), counts.get(table), tableStale));
+                if (tableStale > 0) {
+                    attention.add(new Attention(Attention.Concern.STALE_PENDING, table.label(), tableStale, null,
+                            count(tableStale, "pending " + table.label() + " row") + " older than the stale threshold"));
+                }
+                if (tableDead > 0) {
+                    attention.add(new Attention(Attention.Concern.DEAD_LETTERS, table.label(), tableDead, null,
+                            count(tableDead, table.label() + " dead letter") + " to replay, requeue or resolve"));
+                }
             }
-            return ActionResult.done(new Overview(rows, stale, stale == 0, dead, gauges.quarantined(), recent.lastHour()),
-                    stale == 0 ? "healthy" : stale + " stale pending");
-        });
+            long open = differences.values().stream().mapToLong(Discrepancies.OpenCount::count).sum();
+            if (open > 0) {
+                long oldest = differences.values().stream().mapToLong(Discrepancies.OpenCount::oldestSeconds).max()
+                        .orElse(0);
+                attention.add(new Attention(Attention.Concern.STATEMENT_DIFFERENCES, "", open, null, count(open, "statement difference")
+                        + " open, the oldest for " + Math.max(1, oldest / 3600) + " h"));
+            }
+            if (gauges.quarantined() > 0) {
+                attention.add(new Attention(Attention.Concern.QUARANTINE, "", gauges.quarantined(), null,
+                        count(gauges.quarantined(), "signed callback") + " held in quarantine"));
+            }
+            attention.sort(Comparator.comparing(Attention::concern));
+            return ActionResult.done(new Overview(List.copyOf(attention), rows, stale, stale == 0, dead,
+                    gauges.quarantined(), recent.lastHour()), attention.isEmpty() ? "nothing needs a person"
+                    : attention.size() + " things need a person");
+        }).onFailure().recoverWithItem(failure -> ActionResult.done(new Overview(List.of(new Attention(
+                        Attention.Concern.DATABASE_UNREACHABLE, "", 0, null,
+                        "this instance could not read the database: " + failure.getMessage())), List.of(), 0, false, 0, 0,
+                recent.lastHour()), "the database could not be read"));
+    }
+
+    private static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    private static void destination(DestinationView view, List<Attention> attention) {
+        if (view.state() != DestinationState.DISABLED && view.state() != DestinationState.OPEN
+                && view.state() != DestinationState.HALF_OPEN) {
+            return;
+        }
+        boolean disabled = view.state() == DestinationState.DISABLED;
+        long waiting = view.backlog();
+        LocalDateTime oldest = view.oldestPendingAt();
+        attention.add(new Attention(disabled ? Attention.Concern.DESTINATION_DISABLED : Attention.Concern.DESTINATION_OPEN,
+                view.name(), waiting, oldest, "destination " + view.name() + " is " + (disabled ? "disabled" : "open")
+                + (view.reason() == null ? "" : " (" + FailureReason.read(view.reason()).said() + ")")
+                + ": " + count(waiting, "event") + " waiting" + (oldest == null ? "" : ", the oldest since " + TIME.format(oldest))));
     }
 }

@@ -13,6 +13,7 @@ import java.lang.annotation.Target;
  */
 public enum OperatorAction {
     OVERVIEW,
+    TRENDS,
     CALLBACK_LIST,
     CALLBACK_INSPECT,
     CALLBACK_REPLAY,

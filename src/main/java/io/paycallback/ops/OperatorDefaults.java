@@ -13,6 +13,9 @@ final class OperatorDefaults {
     /** The days of statement runs shown when no dates are given: up to today, this far back. */
     static final Period STATEMENT_WINDOW = Period.ofDays(30);
 
+    /** The hours of charts shown when none are asked for. */
+    static final int TREND_HOURS = 6;
+
     private OperatorDefaults() {
     }
 

@@ -4,6 +4,8 @@ import io.paycallback.closing.OrderClosing;
 import io.paycallback.order.Order;
 import io.paycallback.order.OrderStatus;
 import io.paycallback.order.Orders;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -56,8 +58,8 @@ public class OrderActions {
     public Uni<ActionResult<Order>> register(String merchantId, String outTradeNo, BigDecimal amount, String currency,
                                              Optional<String> combineOutTradeNo) {
         return orders.create(pool, merchantId, outTradeNo, amount, currency, combineOutTradeNo).map(created -> created
-                ? ActionResult.done(new Order(merchantId, outTradeNo, amount, currency, OrderStatus.PENDING, null, null,
-                null, BigDecimal.ZERO, OrderStatus.PENDING.name(), combineOutTradeNo), "registered")
+                ? ActionResult.done(Order.pending(merchantId, new OutTradeNo(outTradeNo), new Money(amount, currency),
+                combineOutTradeNo.map(OutTradeNo::new)), "registered")
                 : ActionResult.conflict("order " + outTradeNo + " already exists"));
     }
 

@@ -162,13 +162,12 @@ public class RegistryActions {
             return Uni.createFrom().item(ActionResult.conflict(
                     "no key-encryption key is configured (paycallback.registry.key-encryption-keys)"));
         }
-        long[] entry = new long[1];
-        return registry.rewrap(tx -> audit.record(tx, actor, AuditAction.REGISTRY_REWRAP, "registry", 0)
-                        .invoke(id -> entry[0] = id))
+        AuditLog.Entry entry = audit.entry(actor, AuditAction.REGISTRY_REWRAP, "registry");
+        return registry.rewrap(entry::write)
                 .map(rows -> {
-                    audit.logged(entry[0], actor, AuditAction.REGISTRY_REWRAP, "registry", rows);
+                    long id = entry.logged();
                     return ActionResult.done(new Rewrapped(rows, active.get()), rows
-                            + " accounts re-wrapped under key-encryption key " + active.get() + " (audit #" + entry[0] + ")");
+                            + " accounts re-wrapped under key-encryption key " + active.get() + " (audit #" + id + ")");
                 });
     }
 
@@ -179,10 +178,11 @@ public class RegistryActions {
     }
 
     private Uni<ActionResult<Changed>> change(Function<RegistryContent, Edit> edit, String target, String actor) {
-        return registry.change(actor, edit, tx -> audit.record(tx, actor, AuditAction.REGISTRY_CHANGE, target, 1))
+        AuditLog.Entry entry = audit.entry(actor, AuditAction.REGISTRY_CHANGE, target);
+        return registry.change(actor, edit, tx -> entry.write(tx, 1))
                 .flatMap(written -> {
                     if (written instanceof Written.Changed changed) {
-                        audit.logged(changed.auditEntry(), actor, AuditAction.REGISTRY_CHANGE, target, 1);
+                        entry.logged();
                         return heal(changed.owner(), actor).map(healed -> ActionResult.done(
                                 new Changed(changed.owner(), changed.version(), healed),
                                 changed.summary() + " (registry version " + changed.version() + ", audit #"

@@ -2,6 +2,8 @@ package io.paycallback.order;
 
 import io.paycallback.db.MySqlErrors;
 import io.paycallback.inbox.StoredPayment;
+import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
 import io.paycallback.trade.OutTradeNo;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -173,9 +175,11 @@ public class Orders {
     }
 
     private static Order toOrder(Row row) {
-        return new Order(row.getString("merchant_id"), row.getString("out_trade_no"), row.getBigDecimal("amount"),
-                row.getString("currency"), OrderStatus.stored(row.getString("status")), row.getString("channel"),
-                row.getString("channel_trade_no"), row.getLocalDateTime("paid_at"), row.getBigDecimal("refunded_amount"),
-                row.getString("status"), Optional.ofNullable(row.getString("combine_out_trade_no")));
+        String currency = row.getString("currency");
+        return new Order(row.getString("merchant_id"), new OutTradeNo(row.getString("out_trade_no")),
+                new Money(row.getBigDecimal("amount"), currency), OrderStatus.stored(row.getString("status")),
+                row.getString("channel"), ChannelTradeNo.ofNullable(row.getString("channel_trade_no")),
+                row.getLocalDateTime("paid_at"), new Money(row.getBigDecimal("refunded_amount"), currency),
+                row.getString("status"), Optional.ofNullable(OutTradeNo.ofNullable(row.getString("combine_out_trade_no"))));
     }
 }

@@ -63,7 +63,7 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
             }
             Order order = found.get();
             Money paid = payment.paid();
-            if (order.amount().compareTo(paid.amount()) != 0 || !order.currency().equals(paid.currency())) {
+            if (!order.amount().sameAs(paid)) {
                 return amountMismatch(payment, order);
             }
             return stale(transaction, payment, order);
@@ -102,8 +102,7 @@ public class PaymentTransition implements CallbackTransition<StoredPayment> {
     }
 
     private Uni<Transition> amountMismatch(StoredPayment payment, Order order) {
-        String reason = "amount mismatch: order " + order.amount().toPlainString() + " " + order.currency()
-                + ", callback " + payment.paid().amount().toPlainString() + " " + payment.paid().currency();
+        String reason = "amount mismatch: order " + order.amount() + ", callback " + payment.paid();
         return Uni.createFrom().item(Transition.deadLetter(reason, alert(payment, reason)));
     }
 

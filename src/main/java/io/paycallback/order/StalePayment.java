@@ -19,7 +19,7 @@ public enum StalePayment {
     UNRESOLVED;
 
     public static StalePayment of(Order order, String channel, ChannelTradeNo channelTradeNo) {
-        boolean samePayment = channel.equals(order.channel()) && channelTradeNo.value().equals(order.channelTradeNo());
+        boolean samePayment = channel.equals(order.channel()) && channelTradeNo.equals(order.channelTradeNo());
         return switch (order.known()) {
             case PAID -> samePayment ? DUPLICATE : PAID_TWICE;
             case CLOSED -> PAID_AFTER_CLOSE;

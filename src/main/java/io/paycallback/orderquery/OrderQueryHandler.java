@@ -123,7 +123,7 @@ public class OrderQueryHandler extends ProviderCallHandler<OrderQueries.OrderQue
         }
         List<String> answers = new ArrayList<>();
         OrderRef asked = new OrderRef(query.merchantId(), new OutTradeNo(query.outTradeNo()),
-                order.flatMap(Order::combineOutTradeNo).map(OutTradeNo::new));
+                order.flatMap(Order::combineOutTradeNo));
         for (ProviderClient client : clients) {
             PaymentAnswer answer = ask(client, asked, answers, calls);
             if (answer instanceof PaymentAnswer.Paid paid) {

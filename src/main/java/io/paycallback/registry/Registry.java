@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -385,11 +386,12 @@ public class Registry {
     }
 
     /**
-     * Moves every sealed row under the first key-encryption key; the secrets' ciphertext stays as it is.
+     * Moves every sealed row under the first key-encryption key; the secrets' ciphertext stays as it is. The audit
+     * is written in the same transaction, told how many rows moved.
      *
      * @return how many rows were re-wrapped
      */
-    public Uni<Integer> rewrap(Function<SqlClient, Uni<Long>> audit) {
+    public Uni<Integer> rewrap(BiFunction<SqlClient, Integer, Uni<Long>> audit) {
         KeyEncryptionKeys.Key target = keys.active().orElseThrow(() -> new IllegalStateException(
                 "no key-encryption key is configured (paycallback.registry.key-encryption-keys)"));
         return pool.withTransaction(tx -> store.load(tx).flatMap(loaded -> {
@@ -402,7 +404,7 @@ public class Registry {
                         row.provider()), keys, target);
                 done = done.flatMap(count -> store.rewrap(tx, row, rewrapped).map(changed -> count + changed));
             }
-            return done.call(count -> audit.apply(tx));
+            return done.call(count -> audit.apply(tx, count));
         }));
     }
 

@@ -69,6 +69,11 @@ public record Money(BigDecimal amount, String currency) {
         }
     }
 
+    /** The same amount in the same currency, whatever the scale each is written with ({@code 88} and {@code 88.00}). */
+    public boolean sameAs(Money other) {
+        return amount.compareTo(other.amount) == 0 && currency.equals(other.currency);
+    }
+
     /** The amount as written, then the currency ({@code 19.99 USD}): what a log line and an error show. */
     @Override
     public String toString() {

@@ -2,13 +2,17 @@ package io.paycallback.auth;
 
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.ManagementPort;
+import io.paycallback.testsupport.SettableClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,10 +30,27 @@ class LoginThrottleTest {
         public Map<String, String> getConfigOverrides() {
             return Map.of("paycallback.login-throttle.failures", "5");
         }
+
+        @Override
+        public Set<Class<?>> getEnabledAlternatives() {
+            return Set.of(SettableClock.Producer.class);
+        }
     }
 
+    @Inject
+    SettableClock.Producer clocks;
+
     @Test
-    void anAddressThatFailsTooOftenIsHeldBackWithADoublingWait() throws Exception {
+    void anAddressThatFailsTooOftenIsHeldBackWithADoublingWait() {
+        clocks.clock().freeze();
+        try {
+            heldBackWithADoublingWait();
+        } finally {
+            clocks.clock().thaw();
+        }
+    }
+
+    private void heldBackWithADoublingWait() {
         for (int i = 0; i < 5; i++) {
             Api.as("wrong-token-number-" + i).get("/admin/audit").then().statusCode(401);
         }
@@ -39,7 +60,7 @@ class LoginThrottleTest {
         given().get("/admin/audit").then().statusCode(401);
         given().post("/pay/callback/wxpay").then().statusCode(org.hamcrest.Matchers.not(429));
 
-        Thread.sleep(1_100);
+        clocks.clock().advance(Duration.ofMillis(1_100));
         Api.as(Api.ALICE_TOKEN).get("/admin/audit").then().statusCode(200);
         given().redirects().follow(false).formParam("token", "not-an-operator-token").post("/admin/console/login")
                 .then().statusCode(401);

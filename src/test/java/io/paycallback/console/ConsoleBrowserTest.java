@@ -3,6 +3,8 @@ package io.paycallback.console;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
 import io.paycallback.testsupport.Ids;
+import io.paycallback.trend.TrendRecorder;
+import io.paycallback.trend.TrendSeries;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -53,6 +55,8 @@ class ConsoleBrowserTest {
 
     @Inject
     Pool pool;
+    @Inject
+    TrendRecorder trends;
 
     private Db db;
     private WebDriver browser;
@@ -201,20 +205,9 @@ class ConsoleBrowserTest {
 
     @Test
     void anOperatorResolvesAStatementDiscrepancyWithANote() throws IOException {
-        String date = "2003-0" + (1 + (int) (Math.random() * 9)) + "-1" + (int) (Math.random() * 9);
         String merchant = Ids.unique("M");
-        db.update("""
-                INSERT INTO statement_runs (merchant_id, channel, bill_date, state, compared_at, status, retry_count,
-                                            next_retry_at, created_at, updated_at)
-                VALUES (?, 'alipay', ?, 'DIFFERENCES', NOW(3), 1, 0, NOW(3), NOW(3), NOW(3))""", merchant, date);
-        long run = db.first("SELECT id FROM statement_runs WHERE merchant_id = ?", merchant).getLong("id");
         String trade = Ids.unique("2026");
-        db.update("""
-                INSERT INTO statement_discrepancies (run_id, merchant_id, channel, bill_date, kind, item, ident, out_trade_no,
-                    trade_no, bill_amount, bill_currency, bill_state, state, opened_at, created_at, updated_at)
-                VALUES (?, ?, 'alipay', ?, 'NOT_REGISTERED', 'PAYMENT', ?, 'SHOP-TEST-1', ?, 0.01, 'CNY', 'SUCCEEDED', 'OPEN',
-                        NOW(3), NOW(3), NOW(3))""", run, merchant, date, trade, trade);
-        long id = db.first("SELECT id FROM statement_discrepancies WHERE ident = ?", trade).getLong("id");
+        long id = openDiscrepancy(statementRun(merchant), merchant, trade);
 
         signIn(Api.ALICE_TOKEN);
         browser.findElement(By.linkText("Statements")).click();
@@ -234,6 +227,90 @@ class ConsoleBrowserTest {
         assertThat(resolved.getString("resolved_by")).isEqualTo("alice");
         assertThat(db.count("SELECT COUNT(*) FROM audit_log WHERE actor = 'alice' AND action = 'statement_resolve'"
                 + " AND target LIKE ?", "statement_discrepancies#" + id + ":%")).isEqualTo(1);
+    }
+
+    @Test
+    void theFirstScreenNamesEveryProblemAndLinksToWhereItIsFixed() throws IOException {
+        String tradeNo = Ids.unique("4200");
+        db.update("""
+                INSERT INTO pay_callback_log (merchant_id, channel, channel_trade_no, out_trade_no, trade_state, amount,
+                    currency, status, retry_count, next_retry_at, last_error, raw_body, created_at, updated_at)
+                VALUES ('default', 'wxpay', ?, 'ORD-FIRST-SCREEN', 'SUCCESS', 1.00, 'CNY', 2, 8, NOW(3),
+                        'amount mismatch: order 2.00 CNY, callback 1.00 CNY', '', NOW(3), NOW(3))""", tradeNo);
+        String merchant = Ids.unique("M");
+        long run = statementRun(merchant);
+        String differing = Ids.unique("2026");
+        openDiscrepancy(run, merchant, differing);
+        String bodyHash = String.format("%064x", new java.math.BigInteger(1, Ids.unique("Q").getBytes()));
+        db.update("""
+                INSERT INTO quarantine (merchant_id, channel, kind, reason, body_hash, body_length, raw_body, created_at)
+                VALUES ('default', 'alipay', 'PAYMENT', 'missing total_amount', ?, 2, '{}', NOW(3))""", bodyHash);
+        Api.as(Api.ALICE_TOKEN).post("/admin/destinations/sink/disable").then().statusCode(200);
+        try {
+            // As the breaker leaves it after a refused connection: open, its events parked, the next probe far off.
+            db.update("""
+                    UPDATE destination_circuits SET state = 1, since = NOW(3), next_probe_at = DATE_ADD(NOW(3), INTERVAL 1 DAY),
+                        reason = 'connection refused — AnnotatedConnectException: finishConnect(..) failed with error(-111): Connection refused: /127.0.0.1:9'
+                    WHERE destination = 'sink'""");
+            db.update("""
+                    INSERT INTO outbox (source, type, destination, merchant_id, out_trade_no, payload, status, retry_count,
+                                        next_retry_at, lease_token, created_at, updated_at)
+                    VALUES (?, 'order.paid', 'sink', 'default', 'ORD-FIRST-SCREEN', '{"type":"order.paid"}', 0, 0,
+                            DATE_ADD(NOW(3), INTERVAL 1 HOUR), 'parked', DATE_SUB(NOW(3), INTERVAL 20 MINUTE), NOW(3))""",
+                    Ids.unique("first-screen"));
+
+            // A minute of callbacks, written as the minute's end would write it: the charts have lines to draw.
+            trends.count(TrendSeries.CALLBACKS, "wxpay new", 40);
+            trends.count(TrendSeries.CALLBACKS, "alipay duplicate", 12);
+            trends.flushBefore(trends.minute() + 2).await().indefinitely();
+            signIn(Api.ALICE_TOKEN);
+            assertThat(wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#trends figure"), 6)))
+                    .as("six charts, the callbacks' drawn").first().satisfies(chart ->
+                            assertThat(chart.findElements(By.tagName("polyline"))).isNotEmpty());
+            WebElement attention = browser.findElement(By.id("attention"));
+            assertThat(attention.findElements(By.tagName("li"))).extracting(WebElement::getText)
+                    .anySatisfy(item -> assertThat(item).startsWith("destination sink is open (connection refused):")
+                            .contains("waiting, the oldest since"))
+                    .anySatisfy(item -> assertThat(item).contains("payment dead letter").endsWith("to replay, requeue or resolve"))
+                    .anySatisfy(item -> assertThat(item).contains("statement difference").contains(" open, the oldest for"))
+                    .anySatisfy(item -> assertThat(item).contains("signed callback").endsWith("held in quarantine"));
+            assertThat(attention.getText()).as("the raw exception stays off the first screen")
+                    .doesNotContain("AnnotatedConnectException");
+            assertThat(browser.findElements(By.id("all-clear"))).isEmpty();
+            screenshot("11-needs-a-person");
+
+            attention.findElement(By.partialLinkText("destination sink is open")).click();
+            WebElement sink = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("destination-sink")));
+            assertThat(sink.getText()).contains("open").contains("connection refused").doesNotContain("finishConnect");
+            sink.findElement(By.tagName("summary")).click();
+            assertThat(sink.getText()).as("the detail, on demand").contains("finishConnect(..) failed");
+            assertThat(((JavascriptExecutor) browser).executeScript(
+                    "return document.documentElement.scrollWidth <= window.innerWidth + 1"))
+                    .as("at 1280 pixels the page does not scroll sideways").isEqualTo(true);
+            screenshot("12-destination-open");
+        } finally {
+            Api.as(Api.ALICE_TOKEN).post("/admin/destinations/sink/enable").then().statusCode(200);
+            db.update("DELETE FROM quarantine WHERE body_hash = ?", bodyHash);
+        }
+    }
+
+    private long statementRun(String merchant) {
+        String date = "2003-0" + (1 + (int) (Math.random() * 9)) + "-1" + (int) (Math.random() * 9);
+        db.update("""
+                INSERT INTO statement_runs (merchant_id, channel, bill_date, state, compared_at, status, retry_count,
+                                            next_retry_at, created_at, updated_at)
+                VALUES (?, 'alipay', ?, 'DIFFERENCES', NOW(3), 1, 0, NOW(3), NOW(3), NOW(3))""", merchant, date);
+        return db.first("SELECT id FROM statement_runs WHERE merchant_id = ?", merchant).getLong("id");
+    }
+
+    private long openDiscrepancy(long run, String merchant, String trade) {
+        db.update("""
+                INSERT INTO statement_discrepancies (run_id, merchant_id, channel, bill_date, kind, item, ident, out_trade_no,
+                    trade_no, bill_amount, bill_currency, bill_state, state, opened_at, created_at, updated_at)
+                SELECT id, merchant_id, channel, bill_date, 'NOT_REGISTERED', 'PAYMENT', ?, 'SHOP-TEST-1', ?, 0.01, 'CNY',
+                       'SUCCEEDED', 'OPEN', NOW(3), NOW(3), NOW(3)
+                FROM statement_runs WHERE id = ? AND merchant_id = ?""", trade, trade, run, merchant);
+        return db.first("SELECT id FROM statement_discrepancies WHERE ident = ?", trade).getLong("id");
     }
 
     private void signIn(String token) {

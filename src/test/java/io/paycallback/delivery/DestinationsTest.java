@@ -2,6 +2,9 @@ package io.paycallback.delivery;
 
 import io.paycallback.console.ConsoleGuard;
 import io.paycallback.console.ConsoleSessions;
+import io.paycallback.ops.Attention;
+import io.paycallback.ops.AuditAction;
+import io.paycallback.ops.AuditLog;
 import io.paycallback.lease.LeaseConfig;
 import io.paycallback.lease.LeaseProcessor;
 import io.paycallback.lease.LeasedTable;
@@ -22,12 +25,8 @@ import io.quarkus.test.junit.QuarkusMock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.mysqlclient.MySQLClient;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.SqlClient;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +38,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -90,6 +91,8 @@ class DestinationsTest {
     DestinationWatch watch;
     @Inject
     DestinationControls operations;
+    @Inject
+    AuditLog auditLog;
     @Inject
     SettableClock.Producer clocks;
     @Inject
@@ -179,22 +182,10 @@ class DestinationsTest {
                 .findFirst().orElseThrow(() -> new AssertionError("no series " + series));
     }
 
-    /** The audit of the operations layer, written the same way: one audit_log row in the action's transaction. */
-    private static final ActionAudit AUDIT = new ActionAudit() {
-        @Override
-        public Uni<Long> record(SqlClient tx, DestinationAuditAction action, String target, long rows) {
-            return tx.preparedQuery("INSERT INTO audit_log (actor, action, target, row_count, created_at)"
-                            + " VALUES ('destinations-test', ?, ?, ?, NOW(3))")
-                    .execute(Tuple.of(action.label(), target, rows))
-                    .map(result -> result.property(MySQLClient.LAST_INSERTED_ID));
-        }
-
-        @Override
-        public Uni<Void> addRows(SqlClient tx, long entry, long rows) {
-            return tx.preparedQuery("UPDATE audit_log SET row_count = row_count + ? WHERE id = ?")
-                    .execute(Tuple.of(rows, entry)).replaceWithVoid();
-        }
-    };
+    /** The operations layer's audit entry of an action on a destination, as its actions bind it. */
+    private AuditLog.Entry audited(AuditAction action, String destination) {
+        return auditLog.entry("destinations-test", action, "destination=" + destination);
+    }
 
     private Row audit(long entry) {
         return db.first("SELECT action, target, row_count FROM audit_log WHERE id = ?", entry);
@@ -377,13 +368,13 @@ class DestinationsTest {
                 });
 
         fake.answer("gone", 200);
-        DestinationResults.Change enabled = operations.enable("gone", AUDIT).await().indefinitely();
+        DestinationResults.Change enabled = operations.enable("gone", audited(AuditAction.DESTINATION_ENABLE, "gone")).await().indefinitely();
         assertThat(enabled).isInstanceOf(DestinationResults.Change.Changed.class);
         long entry = ((DestinationResults.Change.Changed) enabled).auditEntry();
         assertThat(audit(entry).getString("action")).isEqualTo("destination_enable");
         assertThat(audit(entry).getString("target")).isEqualTo("destination=gone");
         assertThat(circuitState("gone")).isZero();
-        assertThat(operations.enable("gone", AUDIT).await().indefinitely())
+        assertThat(operations.enable("gone", audited(AuditAction.DESTINATION_ENABLE, "gone")).await().indefinitely())
                 .isInstanceOf(DestinationResults.Change.Unchanged.class);
 
         scanner.drain(Outbox.TABLE);
@@ -508,28 +499,52 @@ class DestinationsTest {
 
     @Test
     void anOperatorDisablesProbesAndEnablesADestinationEachAudited() {
-        DestinationResults.Change disabled = operations.disable("slow", AUDIT).await().indefinitely();
+        DestinationResults.Change disabled = operations.disable("slow", audited(AuditAction.DESTINATION_DISABLE, "slow")).await().indefinitely();
         assertThat(disabled).isInstanceOf(DestinationResults.Change.Changed.class);
         assertThat(audit(((DestinationResults.Change.Changed) disabled).auditEntry()).getString("action"))
                 .isEqualTo("destination_disable");
-        assertThat(operations.disable("slow", AUDIT).await().indefinitely()).isInstanceOf(DestinationResults.Change.Unchanged.class);
-        assertThat(operations.disable("nowhere", AUDIT).await().indefinitely()).isInstanceOf(DestinationResults.Change.Unknown.class);
+        assertThat(operations.disable("slow", audited(AuditAction.DESTINATION_DISABLE, "slow")).await().indefinitely()).isInstanceOf(DestinationResults.Change.Unchanged.class);
+        assertThat(operations.disable("nowhere", audited(AuditAction.DESTINATION_DISABLE, "nowhere")).await().indefinitely()).isInstanceOf(DestinationResults.Change.Unknown.class);
 
         String source = paidOrder();
         awaitEvent(source, "slow", "lease_token = 'parked'");
         assertThat(fake.received("slow", source + ":")).isEmpty();
 
-        DestinationResults.Probe probed = operations.probeNow("slow", AUDIT).await().indefinitely();
+        DestinationResults.Probe probed = operations.probeNow("slow", audited(AuditAction.DESTINATION_PROBE, "slow")).await().indefinitely();
         assertThat(probed).isInstanceOf(DestinationResults.Probe.Delivered.class);
         DestinationResults.Probe.Delivered delivered = (DestinationResults.Probe.Delivered) probed;
         assertThat(delivered.httpStatus()).isEqualTo(200);
         assertThat(delivered.destination().state()).isEqualTo(DestinationState.CLOSED);
         assertThat(audit(delivered.auditEntry()).getString("action")).isEqualTo("destination_probe");
-        assertThat(operations.probeNow("slow", AUDIT).await().indefinitely())
+        assertThat(operations.probeNow("slow", audited(AuditAction.DESTINATION_PROBE, "slow")).await().indefinitely())
                 .isInstanceOf(DestinationResults.Probe.NotNeeded.class);
         scanner.drain(Outbox.TABLE);
         assertThat(event(source, "slow").getInteger("status")).isEqualTo(1);
         assertThat(answered2xx(key(source, "slow"))).isEqualTo(1);
+    }
+
+    @Test
+    void theOverviewSaysADisabledDestinationNeedsAPersonWithItsWaitingEvents() {
+        operations.disable("slow", audited(AuditAction.DESTINATION_DISABLE, "slow")).await().indefinitely();
+        try {
+            String source = paidOrder();
+            awaitEvent(source, "slow", "lease_token = 'parked'");
+
+            var overview = Api.as(Api.ALICE_TOKEN).get("/admin/overview").then().statusCode(200).extract().jsonPath();
+            List<Map<String, Object>> attention = overview.getList("attention");
+            assertThat(attention).filteredOn(item -> "slow".equals(item.get("subject"))).singleElement()
+                    .satisfies(item -> {
+                        assertThat(item.get("concern")).isEqualTo("destination-disabled");
+                        assertThat(((Number) item.get("count")).longValue()).isGreaterThanOrEqualTo(1);
+                        assertThat((String) item.get("said")).startsWith("destination slow is disabled (disabled by an"
+                                + " operator): ").contains(" waiting, the oldest since ");
+                    });
+            assertThat(attention).extracting(item -> item.get("concern")).as("most urgent first")
+                    .isSortedAccordingTo(Comparator.comparingInt(concern -> Attention.Concern.valueOf(
+                            ((String) concern).toUpperCase(Locale.ROOT).replace('-', '_')).ordinal()));
+        } finally {
+            operations.enable("slow", audited(AuditAction.DESTINATION_ENABLE, "slow")).await().indefinitely();
+        }
     }
 
     @Test
@@ -553,7 +568,7 @@ class DestinationsTest {
                 + " next_retry_at, created_at, updated_at) VALUES (?, 'order.paid', 'sink', 'default', 'ORD-LATER',"
                 + " '{\"type\":\"order.paid\"}', 1, 0, NOW(3), NOW(3), NOW(3))", later);
 
-        DestinationResults.Replay replay = operations.replay(plan, AUDIT).await().indefinitely();
+        DestinationResults.Replay replay = operations.replay(plan, audited(AuditAction.DESTINATION_REPLAY, plan.destination())).await().indefinitely();
         assertThat(replay).isInstanceOf(DestinationResults.Replay.Replayed.class);
         DestinationResults.Replay.Replayed replayed = (DestinationResults.Replay.Replayed) replay;
         assertThat(replayed.resent()).isEqualTo(plan.resent());

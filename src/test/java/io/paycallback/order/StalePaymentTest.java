@@ -1,19 +1,23 @@
 package io.paycallback.order;
 
 import io.paycallback.trade.ChannelTradeNo;
+import io.paycallback.trade.Money;
+import io.paycallback.trade.OutTradeNo;
 
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class StalePaymentTest {
 
     private static Order order(OrderStatus status, String channel, String channelTradeNo) {
-        return new Order("default", "ORD1", new BigDecimal("88.00"), "CNY", status, channel, channelTradeNo,
-                status == OrderStatus.PENDING ? null : LocalDateTime.now(), BigDecimal.ZERO);
+        return new Order("default", new OutTradeNo("ORD1"), new Money(new BigDecimal("88.00"), "CNY"), status, channel,
+                ChannelTradeNo.ofNullable(channelTradeNo), status == OrderStatus.PENDING ? null : LocalDateTime.now(),
+                new Money(BigDecimal.ZERO, "CNY"), status.name(), Optional.empty());
     }
 
     @Test

@@ -19,6 +19,7 @@ public final class SettableClock extends Clock {
 
     private final Clock base;
     private volatile Duration offset = Duration.ZERO;
+    private volatile Instant frozenAt;
 
     public SettableClock() {
         this(Clock.systemUTC());
@@ -37,6 +38,16 @@ public final class SettableClock extends Clock {
         offset = offset.plus(by);
     }
 
+    /** Stops the clock where it is, for a test whose assertions must not depend on how fast the machine is. */
+    public void freeze() {
+        frozenAt = base.instant();
+    }
+
+    /** Lets it run again, from the real time plus the offset. */
+    public void thaw() {
+        frozenAt = null;
+    }
+
     @Override
     public ZoneId getZone() {
         return ZoneOffset.UTC;
@@ -49,7 +60,8 @@ public final class SettableClock extends Clock {
 
     @Override
     public Instant instant() {
-        return base.instant().plus(offset);
+        Instant frozen = frozenAt;
+        return (frozen == null ? base.instant() : frozen).plus(offset);
     }
 
     /** Produces the one settable clock in place of config.ClockProducer's; the test moves it through {@link #clock()}. */

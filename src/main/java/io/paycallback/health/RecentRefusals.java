@@ -1,9 +1,5 @@
-package io.paycallback.ops;
+package io.paycallback.health;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.paycallback.callback.CallbackMetrics;
-import io.paycallback.callback.CallbackDisposition;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -14,28 +10,28 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * Gate rejections and store failures over the last hour, for the console's overview. The callback counters only ever
- * grow, so this keeps a sample of their totals every minute and answers the rise since the sample an hour old. These
+ * Gate rejections and store failures over the last hour, for the console's overview. The totals only ever grow, so
+ * this keeps a sample of them every minute and answers the rise since the sample an hour old. These
  * are this instance's callbacks only (a console page is served by one pod); Grafana has the sum over all of them.
  */
 @ApplicationScoped
-public class RecentOutcomes {
+public class RecentRefusals {
 
     static final Duration WINDOW = Duration.ofHours(1);
 
-    private record Sample(Instant at, double rejected, double storeFailed) {
+    private record Sample(Instant at, long rejected, long storeFailed) {
     }
 
     /** The rise of both counters since {@code since}: an hour ago, or this instance's start when it is younger. */
     public record Recent(long gateRejections, long storeFailures, Instant since) {
     }
 
-    private final MeterRegistry registry;
+    private final CallbackRefusals totals;
     private final Clock clock;
     private final Deque<Sample> samples = new ArrayDeque<>();
 
-    public RecentOutcomes(MeterRegistry registry, Clock clock) {
-        this.registry = registry;
+    public RecentRefusals(CallbackRefusals totals, Clock clock) {
+        this.totals = totals;
         this.clock = clock;
         samples.add(new Sample(clock.instant(), 0, 0));
     }
@@ -60,8 +56,8 @@ public class RecentOutcomes {
                 baseline = sample;
             }
         }
-        return new Recent(Math.round(now.rejected() - baseline.rejected()),
-                Math.round(now.storeFailed() - baseline.storeFailed()), baseline.at());
+        return new Recent(now.rejected() - baseline.rejected(), now.storeFailed() - baseline.storeFailed(),
+                baseline.at());
     }
 
     private Sample secondOldest() {
@@ -71,11 +67,6 @@ public class RecentOutcomes {
     }
 
     private Sample now() {
-        return new Sample(clock.instant(), total(CallbackDisposition.REJECTED_BUSY), total(CallbackDisposition.STORE_FAILED));
-    }
-
-    private double total(CallbackDisposition result) {
-        return registry.find(CallbackMetrics.CALLBACKS).tag("outcome", result.tag()).counters().stream()
-                .mapToDouble(Counter::count).sum();
+        return new Sample(clock.instant(), totals.rejectedBusy(), totals.storeFailed());
     }
 }
