@@ -1,6 +1,7 @@
 package io.paycallback.config;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 
 import java.util.List;
 import java.util.Map;
@@ -94,8 +95,15 @@ public interface PayCallbackConfig {
         /** The merchant's APIv3 key: 32 bytes, used as the AES-256-GCM key of the notice resource. */
         String apiV3Key();
 
-        /** Platform certificate serial or {@code PUB_KEY_ID_...} to its public key (PEM or base64 DER); several during rotation. */
+        /**
+         * Platform certificate serial or {@code PUB_KEY_ID_...} to its public key (PEM or base64 DER); several during
+         * rotation. None, with the API keys below, downloads the platform certificates instead.
+         */
         Map<String, String> publicKeys();
+
+        /** Downloads the platform certificates (with the API keys below) beside the keys pinned in public-keys. */
+        @WithDefault("false")
+        boolean autoCertificates();
 
         /** Serial of the merchant API certificate; with the private key it enables queries and refund submission. */
         Optional<String> merchantSerial();

@@ -17,8 +17,8 @@ import java.util.Optional;
 @RegisterForReflection
 public record AccountRequest(String mode, String platform, String subId, String appAuthToken,
                              String mchid, String apiV3Key, Map<String, String> publicKeys, String merchantSerial,
-                             String merchantPrivateKey, String appId, String publicKey, String appPrivateKey,
-                             List<String> webhookSecrets, String apiKey) {
+                             String merchantPrivateKey, Boolean autoCertificates, String appId, String publicKey,
+                             String appPrivateKey, List<String> webhookSecrets, String apiKey) {
 
     /** A platform's keys as this asks for them, with nothing to keep: what the API writes for a new account. */
     public ProviderKeys platformKeys(ChannelId provider) {
@@ -86,6 +86,7 @@ public record AccountRequest(String mode, String platform, String subId, String 
         addIfSet(given, "publicKeys", publicKeys);
         addIfSet(given, "merchantSerial", merchantSerial);
         addIfSet(given, "merchantPrivateKey", merchantPrivateKey);
+        addIfSet(given, "autoCertificates", autoCertificates);
         addIfSet(given, "appId", appId);
         addIfSet(given, "publicKey", publicKey);
         addIfSet(given, "appPrivateKey", appPrivateKey);

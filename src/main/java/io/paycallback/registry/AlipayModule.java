@@ -127,7 +127,8 @@ final class AlipayModule implements ProviderModule<AlipayModule.Keys> {
     }
 
     @Override
-    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock, ParsedKeys parsed) {
+    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock, ProviderClients.Context context,
+                           ParsedKeys parsed) {
         Map<String, AlipayMerchant> merchants = new HashMap<>();
         for (Served<Keys> one : served) {
             String section = one.section() + ".alipay";

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ServingTest {
 
     private static final ProviderClients.Context CONTEXT = new ProviderClients.Context(null, null, Clock.systemUTC(),
-            Duration.ofSeconds(5), "http://127.0.0.1:9", "http://127.0.0.1:9", "http://127.0.0.1:9", null);
+            Duration.ofSeconds(5), "http://127.0.0.1:9", "http://127.0.0.1:9", "http://127.0.0.1:9", null, null);
 
 
     private static final KeyPair KEYS = TestKeys.rsa();
@@ -59,6 +59,11 @@ class ServingTest {
         @Override
         public Optional<String> merchantPrivateKey() {
             return Optional.empty();
+        }
+
+        @Override
+        public boolean autoCertificates() {
+            return false;
         }
     }
 
