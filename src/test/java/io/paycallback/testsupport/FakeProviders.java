@@ -4,18 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.paycallback.channel.TestCertificates;
 import io.paycallback.channel.TestKeys;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
+import java.security.KeyPair;
 import java.security.PublicKey;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
 import java.security.Signature;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -80,8 +86,15 @@ final class FakeProviders {
     private final Map<String, Bill> bills = new ConcurrentHashMap<>();
     /** Stripe's balance transaction pages by date, each as the API answers it (has_more included). */
     private final Map<String, List<byte[]>> stripePages = new ConcurrentHashMap<>();
+    /** WeChat Pay's platform certificates (证书模式), the newest last: it signs the answer that lists them. */
+    private final List<PlatformCertificate> wxCertificates = new CopyOnWriteArrayList<>();
+    private final KeyPair wxRoot = TestKeys.rsa();
     private HttpServer server;
     private String base;
+
+    /** A platform certificate and its key pair, which signs notices and answers under its serial. */
+    private record PlatformCertificate(String serial, KeyPair keys, String pem, Instant effective, Instant expires) {
+    }
 
     /**
      * @param status {@code ok}, {@code creating} (WeChat Pay STATEMENT_CREATING) or {@code none} (nothing booked)
@@ -99,6 +112,28 @@ final class FakeProviders {
         this.alipayAppPublic = alipayAppPublic;
         this.stripeApiKey = stripeApiKey;
         this.answerDelayMillis = answerDelayMillis;
+        this.wxCertificates.add(initialCertificate());
+    }
+
+    /** WeChat Pay's first certificate: of its test key ({@link ProviderKeys#wxPrivate()}), under a serial of its own. */
+    private PlatformCertificate initialCertificate() {
+        try {
+            PublicKey wxPublic = java.security.KeyFactory.getInstance("RSA").generatePublic(
+                    new java.security.spec.X509EncodedKeySpec(Base64.getDecoder().decode(keys.wxPublicDer())));
+            return platformCertificate(ProviderKeys.WX_CERTIFICATE_SERIAL, new KeyPair(wxPublic, keys.wxPrivate()));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private PlatformCertificate platformCertificate(String serial, KeyPair keyPair) {
+        Instant effective = Instant.now().minus(Duration.ofDays(1));
+        Instant expires = Instant.now().plus(Duration.ofDays(5 * 365));
+        X509Certificate certificate = TestCertificates.issue(keyPair,
+                "CN=Tenpay.com sign, OU=Tenpay.com CA Center, O=Tenpay.com, L=Shenzhen, C=CN", wxRoot.getPrivate(),
+                "CN=Tenpay.com Root CA, OU=Tenpay.com CA Center, O=Tenpay.com, C=CN", new BigInteger(serial, 16),
+                effective, expires, "SHA256withRSA");
+        return new PlatformCertificate(serial, keyPair, TestCertificates.pem(certificate), effective, expires);
     }
 
     /** @param port 0 for any free port (the tests); a fixed one where a person types the URLs (the sandbox) */
@@ -184,6 +219,9 @@ final class FakeProviders {
         boolean verified = keys.wxMchid().equals(signer);
         if (mode("wxpay").equals("down")) {
             return Answer.json(503, "{\"code\":\"SYSTEM_ERROR\",\"message\":\"系统错误\"}");
+        }
+        if (uri.equals("/v3/certificates") && method.equals("GET")) {
+            return wxCertificates(signer);
         }
         if (uri.startsWith("/v3/combine-transactions/out-trade-no/") && method.equals("GET")) {
             return wxCombineQuery(uri, signer);
@@ -407,6 +445,35 @@ final class FakeProviders {
                     payment.tradeNo(), payment.account()));
         }
         return wxSigned(204, "");
+    }
+
+    /**
+     * {@code GET /v3/certificates}: every platform certificate, encrypted with the APIv3 key of the merchant (or the
+     * partner) that signed the request, the answer signed by the newest certificate.
+     */
+    private Answer wxCertificates(String signer) {
+        record("wxpay", "certificates", String.valueOf(signer), signer != null);
+        if (signer == null) {
+            return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
+        }
+        String apiV3Key = ProviderKeys.WX_PARTNER_MCHID.equals(signer) ? ProviderKeys.WX_PARTNER_API_V3_KEY : keys.apiV3Key();
+        String body = ProviderSigner.wxCertificates(apiV3Key, wxCertificates.stream().map(certificate ->
+                new ProviderSigner.WxCertificate(certificate.serial(), certificate.pem(), certificate.effective(),
+                        certificate.expires())).toList());
+        PlatformCertificate newest = wxCertificates.get(wxCertificates.size() - 1);
+        Map<String, String> headers = new LinkedHashMap<>(ProviderSigner.wxAnswerHeaders(newest.serial(),
+                newest.keys().getPrivate(), body, Instant.now()));
+        headers.put("Content-Type", "application/json");
+        return new Answer(200, headers, body);
+    }
+
+    /** WeChat Pay begins a new platform certificate: listed from now on, beside the ones before. */
+    private Answer newWxCertificate() {
+        String serial = UUID.randomUUID().toString().replace("-", "").toUpperCase(java.util.Locale.ROOT).substring(0, 32);
+        PlatformCertificate certificate = platformCertificate(serial, TestKeys.rsa());
+        wxCertificates.add(certificate);
+        return new Answer(200, Map.of("Content-Type", "text/plain"), serial + "\n"
+                + Base64.getEncoder().encodeToString(certificate.keys().getPrivate().getEncoded()));
     }
 
     /** A payment of the key's own merchant, not of a sub-merchant. */
@@ -798,6 +865,10 @@ final class FakeProviders {
             case "/control/reset" -> {
                 modes.clear();
                 requests.clear();
+                wxCertificates.retainAll(List.of(wxCertificates.get(0)));
+            }
+            case "/control/wx-certificate" -> {
+                return newWxCertificate();
             }
             case "/control/requests" -> {
                 return new Answer(200, Map.of("Content-Type", "text/plain"), String.join("\n", requests));

@@ -2,8 +2,13 @@ package io.paycallback.testsupport;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.LocalDate;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 
 import static io.restassured.RestAssured.given;
@@ -90,6 +95,22 @@ public final class Providers {
             }
             request.contentType("application/octet-stream").body(pages.get(page)).post(base + "/control/bill")
                     .then().statusCode(200);
+        }
+    }
+
+    /** A certificate WeChat Pay's certificates list from now on, and its key pair's private half, to sign with. */
+    public record WxCertificate(String serial, PrivateKey privateKey) {
+    }
+
+    /** WeChat Pay begins a new platform certificate, listed by {@code GET /v3/certificates} from now on. */
+    public WxCertificate newWxCertificate() {
+        String[] answer = given().post(base + "/control/wx-certificate").then().statusCode(200).extract().asString()
+                .split("\n");
+        try {
+            return new WxCertificate(answer[0], KeyFactory.getInstance("RSA").generatePrivate(
+                    new PKCS8EncodedKeySpec(Base64.getDecoder().decode(answer[1]))));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
         }
     }
 
