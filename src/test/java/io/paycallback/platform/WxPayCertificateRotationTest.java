@@ -33,6 +33,7 @@ import static org.awaitility.Awaitility.await;
 class WxPayCertificateRotationTest extends AgainstFakeProviders {
 
     private static final Pattern FAILURES = Pattern.compile("(?m)^paycallback_wxpay_certificates_failures_total (\\S+)$");
+    private static final Pattern FAILING = Pattern.compile("(?m)^paycallback_wxpay_certificates_failing (\\S+)$");
 
     private final ProviderKeys keys = ProviderKeys.fromConfig();
 
@@ -65,10 +66,19 @@ class WxPayCertificateRotationTest extends AgainstFakeProviders {
     }
 
     private static double failures() {
+        return metric(FAILURES);
+    }
+
+    /** Merchants and partners whose last download failed, which the alert watches. */
+    private static double failing() {
+        return metric(FAILING);
+    }
+
+    private static double metric(Pattern line) {
         String metrics = given().port(ManagementPort.get()).get("/q/metrics").then().statusCode(200).extract().asString();
-        Matcher failures = FAILURES.matcher(metrics);
-        assertThat(failures.find()).as("paycallback_wxpay_certificates_failures_total is exported").isTrue();
-        return Double.parseDouble(failures.group(1));
+        Matcher found = line.matcher(metrics);
+        assertThat(found.find()).as("%s is exported", line).isTrue();
+        return Double.parseDouble(found.group(1));
     }
 
     /** Past the least interval between two downloads asked for by notices (1 s in tests). */
@@ -110,6 +120,7 @@ class WxPayCertificateRotationTest extends AgainstFakeProviders {
                 .then().statusCode(401);
 
         await().atMost(WAIT).until(() -> failures() > failedBefore);
+        assertThat(failing()).isGreaterThanOrEqualTo(1);
         Send.post("/pay/callback/wxpay/" + merchantId, paidNotice(merchantId, ProviderKeys.WX_CERTIFICATE_SERIAL,
                 keys.wxPrivate())).then().statusCode(200);
 
@@ -117,5 +128,6 @@ class WxPayCertificateRotationTest extends AgainstFakeProviders {
         pastTheLeastInterval();
         Send.post("/pay/callback/wxpay/" + merchantId, paidNotice(merchantId, next.serial(), next.privateKey()))
                 .then().statusCode(200);
+        assertThat(failing()).isZero();
     }
 }
