@@ -115,8 +115,17 @@ public interface PayCallbackConfig {
     interface Alipay {
         String appId();
 
-        /** Alipay's public key, PEM or base64 DER SubjectPublicKeyInfo. */
-        String publicKey();
+        /** Alipay's public key, PEM or base64 DER SubjectPublicKeyInfo (public-key mode); or the three certificates below. */
+        Optional<String> publicKey();
+
+        /** Public-key certificate mode (公钥证书模式): the app's public-key certificate, PEM ({@code appCertPublicKey_*.crt}). */
+        Optional<String> appCertificate();
+
+        /** Alipay's public-key certificate with its issuer, PEM ({@code alipayCertPublicKey_RSA2.crt}). */
+        Optional<String> alipayCertificate();
+
+        /** Alipay's root certificates, PEM ({@code alipayRootCert.crt}). */
+        Optional<String> alipayRootCertificate();
 
         /** The app's private key (PEM or base64 DER PKCS#8); enables queries and refund submission. */
         Optional<String> appPrivateKey();

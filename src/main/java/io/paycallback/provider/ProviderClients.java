@@ -30,7 +30,7 @@ public class ProviderClients {
     /** What a provider's client is built with: the shared HTTP client, spans, clock, where each provider is, downloads. */
     public record Context(WebClient http, Tracing tracing, Clock clock, Duration timeout, String wxpayBaseUrl,
                           String alipayGatewayUrl, String stripeBaseUrl, Downloads downloads,
-                          WxPayCertificates wxpayCertificates) {
+                          WxPayCertificates wxpayCertificates, AlipayCertificateStore alipayCertificates) {
     }
 
     private final WebClient http;
@@ -55,7 +55,7 @@ public class ProviderClients {
                         ? certificates.leastInterval() : certificates.retryInterval());
         this.context = new Context(http, tracing, clock, providers.timeout(), providers.wxpay().baseUrl(),
                 providers.alipay().gatewayUrl(), providers.stripe().baseUrl(), new Downloads(providers.timeout(), tracing),
-                wxpayCertificates);
+                wxpayCertificates, new AlipayCertificateStore(clock));
     }
 
     public Context context() {

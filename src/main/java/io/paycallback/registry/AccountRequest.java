@@ -18,6 +18,7 @@ import java.util.Optional;
 public record AccountRequest(String mode, String platform, String subId, String appAuthToken,
                              String mchid, String apiV3Key, Map<String, String> publicKeys, String merchantSerial,
                              String merchantPrivateKey, Boolean autoCertificates, String appId, String publicKey,
+                             String appCertificate, String alipayCertificate, String alipayRootCertificate,
                              String appPrivateKey, List<String> webhookSecrets, String apiKey) {
 
     /** A platform's keys as this asks for them, with nothing to keep: what the API writes for a new account. */
@@ -89,6 +90,9 @@ public record AccountRequest(String mode, String platform, String subId, String 
         addIfSet(given, "autoCertificates", autoCertificates);
         addIfSet(given, "appId", appId);
         addIfSet(given, "publicKey", publicKey);
+        addIfSet(given, "appCertificate", appCertificate);
+        addIfSet(given, "alipayCertificate", alipayCertificate);
+        addIfSet(given, "alipayRootCertificate", alipayRootCertificate);
         addIfSet(given, "appPrivateKey", appPrivateKey);
         addIfSet(given, "webhookSecrets", webhookSecrets);
         addIfSet(given, "apiKey", apiKey);
