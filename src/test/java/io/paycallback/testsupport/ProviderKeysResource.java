@@ -51,6 +51,7 @@ public class ProviderKeysResource implements QuarkusTestResourceLifecycleManager
         config.put("paycallback.providers.alipay.gateway-url", base + "/alipay/gateway.do");
         config.put("paycallback.providers.stripe.base-url", base + "/stripe");
         config.put("test.fake-providers.base-url", base);
+        config.putAll(fakes.alipayCertificateConfig());
         return config;
     }
 

@@ -106,12 +106,26 @@ public final class Providers {
     public WxCertificate newWxCertificate() {
         String[] answer = given().post(base + "/control/wx-certificate").then().statusCode(200).extract().asString()
                 .split("\n");
+        return new WxCertificate(answer[0], privateKey(answer[1]));
+    }
+
+    private static PrivateKey privateKey(String base64Pkcs8) {
         try {
-            return new WxCertificate(answer[0], KeyFactory.getInstance("RSA").generatePrivate(
-                    new PKCS8EncodedKeySpec(Base64.getDecoder().decode(answer[1]))));
+            return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64Pkcs8)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A certificate Alipay signs with from now on: its SN, and its key pair's private half, to sign notices with. */
+    public record AlipayCertificate(String sn, PrivateKey privateKey) {
+    }
+
+    /** Alipay moves to a new public-key certificate; the old one's SN is no longer named by its answers. */
+    public AlipayCertificate newAlipayCertificate() {
+        String[] answer = given().post(base + "/control/alipay-certificate").then().statusCode(200).extract().asString()
+                .split("\n");
+        return new AlipayCertificate(answer[0], privateKey(answer[1]));
     }
 
     public void reset() {
