@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigInteger;
 import java.security.KeyPair;
+import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,19 +31,17 @@ class AlipayCertificateKeysTest {
 
     private final SettableClock clock = SettableClock.at(NOW);
 
-    private static String alipayPem(KeyPair keys, PrivateKeyOf issuer, long serial) {
-        return TestCertificates.pem(TestCertificates.issue(keys, "CN=2021000000000001,OU=Alipay.com,C=CN", issuer.key(),
+    /** Alipay's certificate file: a certificate of {@code keys} signed by {@code issuer}, then the intermediate. */
+    private static String alipayPem(KeyPair keys, PrivateKey issuer, long serial) {
+        return TestCertificates.pem(TestCertificates.issue(keys, "CN=2021000000000001,OU=Alipay.com,C=CN", issuer,
                 ISSUER_DN, BigInteger.valueOf(serial), NOW.minus(Duration.ofDays(1)), NOW.plus(Duration.ofDays(100)),
                 "SHA256withRSA")) + TestCertificates.pem(ISSUER_CERT);
-    }
-
-    private record PrivateKeyOf(java.security.PrivateKey key) {
     }
 
     private AlipayCertificateKeys keys(KeyPair alipay) {
         List<X509Certificate> root = List.of(ROOT_CERT);
         return new AlipayCertificateKeys("0f0e", root, AlipayCertificates.alipayCertificate(
-                alipayPem(alipay, new PrivateKeyOf(ISSUER.getPrivate()), 10), root, NOW, "alipay-certificate"), clock);
+                alipayPem(alipay, ISSUER.getPrivate(), 10), root, NOW, "alipay-certificate"), clock);
     }
 
     @Test
@@ -50,7 +49,7 @@ class AlipayCertificateKeysTest {
         KeyPair first = TestKeys.rsa();
         KeyPair next = TestKeys.rsa();
         AlipayCertificateKeys keys = keys(first);
-        String pem = alipayPem(next, new PrivateKeyOf(ISSUER.getPrivate()), 11);
+        String pem = alipayPem(next, ISSUER.getPrivate(), 11);
         String sn = AlipayCertificates.sn(AlipayCertificates.read(pem, "pem").get(0));
 
         keys.learn(sn, pem);
@@ -63,7 +62,7 @@ class AlipayCertificateKeysTest {
     @Test
     void aCertificateOfAnotherIssuerOrAnotherSnIsRefusedAndLeftAloneForAMinute() {
         AlipayCertificateKeys keys = keys(TestKeys.rsa());
-        String forged = alipayPem(TestKeys.rsa(), new PrivateKeyOf(TestKeys.rsa().getPrivate()), 12);
+        String forged = alipayPem(TestKeys.rsa(), TestKeys.rsa().getPrivate(), 12);
         String sn = AlipayCertificates.sn(AlipayCertificates.read(forged, "pem").get(0));
 
         assertThatThrownBy(() -> keys.learn(sn, forged)).hasMessageContaining("does not chain to the Alipay root");
@@ -71,7 +70,7 @@ class AlipayCertificateKeysTest {
         clock.advance(Duration.ofMinutes(1));
         assertThat(keys.recentlyFailed(sn)).isFalse();
 
-        String genuine = alipayPem(TestKeys.rsa(), new PrivateKeyOf(ISSUER.getPrivate()), 13);
+        String genuine = alipayPem(TestKeys.rsa(), ISSUER.getPrivate(), 13);
         assertThatThrownBy(() -> keys.learn("ffffffffffffffffffffffffffffffff", genuine))
                 .hasMessage("the downloaded certificate is not the one of alipay_cert_sn");
         assertThat(keys.all()).hasSize(1);
