@@ -1,5 +1,7 @@
 package io.paycallback.platform;
 
+import io.paycallback.closing.CloseRequests;
+import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Ids;
@@ -11,6 +13,7 @@ import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SignedCallback;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +39,9 @@ class WxPayCertificateRotationTest extends AgainstFakeProviders {
     private static final Pattern FAILING = Pattern.compile("(?m)^paycallback_wxpay_certificates_failing (\\S+)$");
 
     private final ProviderKeys keys = ProviderKeys.fromConfig();
+
+    @Inject
+    Scanner scanner;
 
     /** A merchant made through the API with the default merchant's API keys and no public key. */
     private String merchantInCertificateMode() {
@@ -104,6 +110,28 @@ class WxPayCertificateRotationTest extends AgainstFakeProviders {
         Send.post("/pay/callback/wxpay/" + merchantId, paidNotice(merchantId, next.serial(), next.privateKey()))
                 .then().statusCode(200);
         assertThat(downloads()).as("a serial learned is not downloaded for again").isEqualTo(before + 1);
+    }
+
+    @Test
+    void anAnswerSignedByANewCertificateFailsDownloadsOnceAndItsRetryVerifies() throws InterruptedException {
+        String merchantId = merchantInCertificateMode();
+        Send.post("/pay/callback/wxpay/" + merchantId, paidNotice(merchantId, ProviderKeys.WX_CERTIFICATE_SERIAL,
+                keys.wxPrivate())).then().statusCode(200);
+        pastTheLeastInterval();
+        providers.mode("wxpay-signer", "certificate");
+        providers.newWxCertificate();
+        int before = downloads();
+        String outTradeNo = Ids.unique("CRC");
+        Api.createOrder(merchantId, outTradeNo, "12.34", "CNY").then().statusCode(201);
+
+        Api.closeOrder(merchantId, outTradeNo).then().statusCode(202);
+        await().atMost(WAIT).until(() -> downloads() == before + 1);
+
+        db.update("UPDATE close_requests SET next_retry_at = DATE_SUB(NOW(3), INTERVAL 1 SECOND) WHERE out_trade_no = ?",
+                outTradeNo);
+        scanner.drain(CloseRequests.TABLE);
+        assertThat(Api.orderStatus(merchantId, outTradeNo)).isEqualTo("CLOSED");
+        assertThat(downloads()).isEqualTo(before + 1);
     }
 
     @Test

@@ -513,7 +513,9 @@ final class FakeProviders {
 
     /** WeChat Pay begins a new platform certificate: listed from now on, beside the ones before. */
     private Answer newWxCertificate() {
-        String serial = UUID.randomUUID().toString().replace("-", "").toUpperCase(java.util.Locale.ROOT).substring(0, 32);
+        // As WeChat Pay writes a serial: the serial number in upper-case hexadecimal, so without a leading zero.
+        String serial = new BigInteger(160, new java.security.SecureRandom()).setBit(159).toString(16)
+                .toUpperCase(java.util.Locale.ROOT);
         PlatformCertificate certificate = platformCertificate(serial, TestKeys.rsa());
         wxCertificates.add(certificate);
         return new Answer(200, Map.of("Content-Type", "text/plain"), serial + "\n"
@@ -542,15 +544,22 @@ final class FakeProviders {
         return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
+    /**
+     * An answer signed with WeChat Pay's public key ({@code PUB_KEY_ID_...}), or, while the {@code wxpay-signer} mode is
+     * {@code certificate}, with its newest platform certificate, as it answers a merchant in certificate mode.
+     */
     private Answer wxSigned(int status, String body) {
         String timestamp = Long.toString(System.currentTimeMillis() / 1000);
         String nonce = UUID.randomUUID().toString().replace("-", "");
-        PrivateKey key = mode("wxpay").equals("bad-signature") ? stranger : keys.wxPrivate();
+        PlatformCertificate newest = wxCertificates.get(wxCertificates.size() - 1);
+        boolean certificate = mode("wxpay-signer").equals("certificate");
+        PrivateKey key = mode("wxpay").equals("bad-signature") ? stranger
+                : certificate ? newest.keys().getPrivate() : keys.wxPrivate();
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", "application/json");
         headers.put("Wechatpay-Timestamp", timestamp);
         headers.put("Wechatpay-Nonce", nonce);
-        headers.put("Wechatpay-Serial", keys.wxSerial());
+        headers.put("Wechatpay-Serial", certificate ? newest.serial() : keys.wxSerial());
         headers.put("Wechatpay-Signature", ProviderSigner.rsaSha256(key,
                 (timestamp + "\n" + nonce + "\n" + body + "\n").getBytes(StandardCharsets.UTF_8)));
         headers.put("Request-ID", UUID.randomUUID().toString());

@@ -8,6 +8,7 @@ import io.paycallback.channel.Rejection;
 
 import javax.crypto.SecretKey;
 import java.io.ByteArrayInputStream;
+import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.security.cert.CertificateFactory;
@@ -58,7 +59,7 @@ public final class CertificateAnswer {
             String serial = JsonFields.text(entry, "serial_no");
             X509Certificate certificate = certificate(ApiV3Cipher.decrypt(JsonFields.object(entry, "encrypt_certificate"),
                     apiV3Key, "encrypt_certificate"));
-            if (!serialOf(certificate).equalsIgnoreCase(serial)) {
+            if (!certificate.getSerialNumber().equals(serialNumber(serial))) {
                 throw Rejection.malformed("a certificate is not the one its serial_no names");
             }
             if (!(certificate.getPublicKey() instanceof RSAPublicKey)) {
@@ -81,6 +82,14 @@ public final class CertificateAnswer {
     /** A certificate's serial as WeChat Pay names it: the serial number in upper-case hexadecimal. */
     public static String serialOf(X509Certificate certificate) {
         return certificate.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+    }
+
+    private static BigInteger serialNumber(String serial) throws Rejection {
+        try {
+            return new BigInteger(serial, 16);
+        } catch (NumberFormatException e) {
+            throw Rejection.malformed("a serial_no is not hexadecimal");
+        }
     }
 
     private static boolean validAt(X509Certificate certificate, Instant now) {
