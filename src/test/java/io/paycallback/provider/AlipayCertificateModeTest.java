@@ -1,4 +1,4 @@
-package io.paycallback.platform;
+package io.paycallback.provider;
 
 import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;

@@ -1,4 +1,4 @@
-package io.paycallback.platform;
+package io.paycallback.provider;
 
 import io.paycallback.closing.CloseRequests;
 import io.paycallback.lease.Scanner;
