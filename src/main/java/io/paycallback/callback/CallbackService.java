@@ -15,11 +15,15 @@ import io.paycallback.tracing.SpanName;
 import io.paycallback.tracing.Traced;
 import io.paycallback.tracing.Tracing;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * The ingest rules, in order: gate, verify on the raw body, reserve with one INSERT, answer. Success is only ever
@@ -85,6 +89,31 @@ public class CallbackService {
 
     private Uni<CallbackDisposition> verifyAndStore(Channel channel, CallbackRequest request, Traced span) {
         ChannelVerdict verdict = channel.read(request);
+        if (verdict instanceof ChannelVerdict.BadSignature) {
+            CompletableFuture<Boolean> learning = channel.learnKeys(request).toCompletableFuture();
+            if (!learning.isDone() || learning.getNow(false)) {
+                return readAgainOnceLearned(channel, request, span, verdict, learning);
+            }
+        }
+        return store(channel, request, span, verdict);
+    }
+
+    /**
+     * Waits, without blocking the event loop and at most as long as a store may take, for the channel to learn the keys
+     * the request was refused for lacking, and reads it again on the request's own context if it did.
+     */
+    private Uni<CallbackDisposition> readAgainOnceLearned(Channel channel, CallbackRequest request, Traced span,
+                                                           ChannelVerdict refused, CompletableFuture<Boolean> learning) {
+        Context context = Vertx.currentContext();
+        Executor back = context == null ? Runnable::run : command -> context.runOnContext(nothing -> command.run());
+        return Uni.createFrom().completionStage(learning)
+                .ifNoItem().after(storeTimeout).recoverWithItem(false)
+                .onFailure().recoverWithItem(false)
+                .emitOn(back)
+                .flatMap(learned -> store(channel, request, span, Boolean.TRUE.equals(learned) ? channel.read(request) : refused));
+    }
+
+    private Uni<CallbackDisposition> store(Channel channel, CallbackRequest request, Traced span, ChannelVerdict verdict) {
         if (verdict instanceof ChannelVerdict.BadSignature bad) {
             try (Traced.Current ignored = span.makeCurrent()) {
                 LOG.warnf("Refused %s %s callback for merchant %s: %s (body %d bytes, sha256 %s)", channel.id().path(),

@@ -2,6 +2,8 @@ package io.paycallback.channel;
 
 import io.paycallback.trade.ChannelId;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One payment provider: verifies a raw callback, parses it into a {@link Notice}, and speaks the provider's answer format.
@@ -23,4 +25,15 @@ public interface Channel {
     ChannelVerdict parseStored(CallbackRequest request);
 
     FormattedAnswer answer(AnswerKind outcome);
+
+    /**
+     * For a request {@link #read} refused: learns the keys it may have been refused for lacking (a key the provider
+     * has begun to sign with), without blocking the caller.
+     *
+     * @return whether keys were learned that make reading it again worth it; false at once for a channel whose keys
+     *         are only configured
+     */
+    default CompletionStage<Boolean> learnKeys(CallbackRequest request) {
+        return CompletableFuture.completedFuture(false);
+    }
 }

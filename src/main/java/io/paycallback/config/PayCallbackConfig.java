@@ -1,6 +1,7 @@
 package io.paycallback.config;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 
 import java.util.List;
 import java.util.Map;
@@ -94,8 +95,15 @@ public interface PayCallbackConfig {
         /** The merchant's APIv3 key: 32 bytes, used as the AES-256-GCM key of the notice resource. */
         String apiV3Key();
 
-        /** Platform certificate serial or {@code PUB_KEY_ID_...} to its public key (PEM or base64 DER); several during rotation. */
+        /**
+         * Platform certificate serial or {@code PUB_KEY_ID_...} to its public key (PEM or base64 DER); several during
+         * rotation. None, with the API keys below, downloads the platform certificates instead.
+         */
         Map<String, String> publicKeys();
+
+        /** Downloads the platform certificates (with the API keys below) beside the keys pinned in public-keys. */
+        @WithDefault("false")
+        boolean autoCertificates();
 
         /** Serial of the merchant API certificate; with the private key it enables queries and refund submission. */
         Optional<String> merchantSerial();
@@ -107,8 +115,17 @@ public interface PayCallbackConfig {
     interface Alipay {
         String appId();
 
-        /** Alipay's public key, PEM or base64 DER SubjectPublicKeyInfo. */
-        String publicKey();
+        /** Alipay's public key, PEM or base64 DER SubjectPublicKeyInfo (public-key mode); or the three certificates below. */
+        Optional<String> publicKey();
+
+        /** Public-key certificate mode (公钥证书模式): the app's public-key certificate, PEM ({@code appCertPublicKey_*.crt}). */
+        Optional<String> appCertificate();
+
+        /** Alipay's public-key certificate with its issuer, PEM ({@code alipayCertPublicKey_RSA2.crt}). */
+        Optional<String> alipayCertificate();
+
+        /** Alipay's root certificates, PEM ({@code alipayRootCert.crt}). */
+        Optional<String> alipayRootCertificate();
 
         /** The app's private key (PEM or base64 DER PKCS#8); enables queries and refund submission. */
         Optional<String> appPrivateKey();

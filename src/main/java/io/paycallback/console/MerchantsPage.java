@@ -125,7 +125,8 @@ public class MerchantsPage {
         AccountRequest request = new AccountRequest(blankToNull(mode), blankToNull(platform), blankToNull(subId),
                 blankToNull(appAuthToken), blankToNull(mchid), blankToNull(apiV3Key),
                 wxKey == null ? null : Map.of(publicKeySerial.strip(), wxKey), blankToNull(merchantSerial),
-                blankToNull(merchantPrivateKey), blankToNull(appId), blankToNull(publicKey), blankToNull(appPrivateKey),
+                blankToNull(merchantPrivateKey), null, blankToNull(appId), blankToNull(publicKey), null, null, null,
+                blankToNull(appPrivateKey),
                 secret == null ? null : List.of(secret), blankToNull(apiKey));
         return actions.putAccount(kind(kind), id, provider, request, page.operator()).map(ConsolePage::done);
     }

@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -50,6 +51,7 @@ public final class AlipayClient implements ProviderApi {
     /** trade_status of a trade the buyer can no longer pay, and the query's answer for one never created. */
     private static final Set<String> CLOSED_STATES = Set.of("TRADE_CLOSED", "TRADE_NOT_EXIST");
     private static final String BILL_URL = "alipay.data.dataservice.bill.downloadurl.query";
+    private static final String CERT_DOWNLOAD = "alipay.open.app.alipaycert.download";
     private static final String SUCCESS = "10000";
     private static final String BUSINESS_FAILURE = "40004";
     private static final String UNAVAILABLE = "20000";
@@ -57,8 +59,24 @@ public final class AlipayClient implements ProviderApi {
     /**
      * A merchant's app and the keys of both sides; or a platform's third-party app, which calls for a merchant with the
      * {@code app_auth_token} of that merchant's authorisation.
+     *
+     * @param certificates in public-key certificate mode, the SNs every request carries and Alipay's keys by SN; the
+     *                     answers are then verified with the key of the SN they name
      */
-    public record Keys(String appId, PrivateKey appPrivateKey, PublicKey alipayPublicKey, Optional<String> appAuthToken) {
+    public record Keys(String appId, PrivateKey appPrivateKey, PublicKey alipayPublicKey, Optional<String> appAuthToken,
+                       Optional<AlipayCertificateKeys> certificates) {
+
+        /** Public-key mode. */
+        public Keys(String appId, PrivateKey appPrivateKey, PublicKey alipayPublicKey, Optional<String> appAuthToken) {
+            this(appId, appPrivateKey, alipayPublicKey, appAuthToken, Optional.empty());
+        }
+
+        /** Public-key certificate mode. */
+        public static Keys certified(String appId, PrivateKey appPrivateKey, AlipayCertificateKeys certificates,
+                                     Optional<String> appAuthToken) {
+            return new Keys(appId, appPrivateKey, certificates.newest(), appAuthToken, Optional.of(certificates));
+        }
+
         @Override
         public String toString() {
             return "Keys[appId=" + appId + (appAuthToken.isPresent() ? ", for an authorising merchant" : "") + "]";
@@ -230,15 +248,18 @@ public final class AlipayClient implements ProviderApi {
 
     private Uni<SignedFields> call(String merchantId, String method, ObjectNode bizContent, Duration timeout) {
         Keys keys = merchants.get(merchantId);
-        Map<String, String> params = signedParams(keys.appId(), keys.appAuthToken(), keys.appPrivateKey(), method,
-                bizContent, clock.instant());
+        return post(keys, method, bizContent, timeout).flatMap(response -> verified(keys, method, response));
+    }
+
+    private Uni<ProviderHttp.Response> post(Keys keys, String method, ObjectNode bizContent, Duration timeout) {
+        Map<String, String> params = signedParams(keys.appId(), keys.appAuthToken(), keys.certificates(),
+                keys.appPrivateKey(), method, bizContent, clock.instant());
         String form = params.entrySet().stream()
                 .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));
         var request = http.requestAbs(HttpMethod.POST, gatewayUrl)
                 .putHeader("Content-Type", "application/x-www-form-urlencoded;charset=utf-8");
-        return ProviderHttp.send(tracing, PROVIDER, request, form.getBytes(StandardCharsets.UTF_8), timeout)
-                .map(response -> verified(keys, method, response));
+        return ProviderHttp.send(tracing, PROVIDER, request, form.getBytes(StandardCharsets.UTF_8), timeout);
     }
 
     /** The gateway's common parameters and {@code sign} over them, in the order they are sent. */
@@ -253,6 +274,16 @@ public final class AlipayClient implements ProviderApi {
      */
     static Map<String, String> signedParams(String appId, Optional<String> appAuthToken, PrivateKey key, String method,
                                             ObjectNode bizContent, Instant now) {
+        return signedParams(appId, appAuthToken, Optional.empty(), key, method, bizContent, now);
+    }
+
+    /**
+     * In public-key certificate mode every request also carries {@code app_cert_sn} and {@code alipay_root_cert_sn},
+     * signed like the others (alipay-sdk-java's {@code CertAlipayRequest}).
+     */
+    static Map<String, String> signedParams(String appId, Optional<String> appAuthToken,
+                                            Optional<AlipayCertificateKeys> certificates, PrivateKey key, String method,
+                                            ObjectNode bizContent, Instant now) {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("app_id", appId);
         params.put("method", method);
@@ -262,21 +293,80 @@ public final class AlipayClient implements ProviderApi {
         params.put("timestamp", TIMESTAMP.format(now));
         params.put("version", "1.0");
         appAuthToken.ifPresent(token -> params.put("app_auth_token", token));
+        certificates.ifPresent(certified -> {
+            params.put("app_cert_sn", certified.appCertSn());
+            params.put("alipay_root_cert_sn", certified.rootCertSn());
+        });
         params.put("biz_content", bizContent.toString());
         params.put("sign", AlipayGatewayMessages.sign(key, params));
         return params;
     }
 
-    private static SignedFields verified(Keys keys, String method, ProviderHttp.Response response) {
+    /**
+     * In public-key certificate mode an answer names the SN of the certificate that signed it: one not held is
+     * downloaded first ({@link #alipayCertificate}), as alipay-sdk-java does when Alipay moves to a new certificate.
+     */
+    private Uni<SignedFields> verified(Keys keys, String method, ProviderHttp.Response response) {
+        AlipayGatewayMessages.GatewayAnswer answer = answer(method, response);
+        Optional<String> sn = answer.alipayCertSn().filter(named -> keys.certificates().isPresent());
+        if (sn.isEmpty()) {
+            return Uni.createFrom().item(() -> fields(answer, keys.certificates().map(AlipayCertificateKeys::newest)
+                    .orElse(keys.alipayPublicKey()), response));
+        }
+        AlipayCertificateKeys certificates = keys.certificates().get();
+        Optional<PublicKey> held = certificates.bySn(sn.get());
+        if (held.isPresent()) {
+            return Uni.createFrom().item(() -> fields(answer, held.get(), response));
+        }
+        return alipayCertificate(keys, certificates, sn.get()).map(key -> fields(answer, key, response));
+    }
+
+    private static AlipayGatewayMessages.GatewayAnswer answer(String method, ProviderHttp.Response response) {
         if (response.status() >= 500) {
             throw new ProviderException(PROVIDER, new ProviderFailure.ServerError(response.status(), null));
         }
         String body = new String(response.body(), StandardCharsets.UTF_8);
-        AlipayGatewayMessages.GatewayAnswer answer = AlipayGatewayMessages.answer(body, method)
+        return AlipayGatewayMessages.answer(body, method)
                 .orElseThrow(() -> new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("no " + method + " answer")));
-        if (!answer.verifies(keys.alipayPublicKey())) {
+    }
+
+    /**
+     * {@code alipay.open.app.alipaycert.download} for an SN an answer named: {@code alipay_cert_content} is the new
+     * certificate's PEM in base64. Its answer is not signed by a key we hold (that is why it is asked for); the
+     * certificate is trusted because it chains to the root configured, and is the certificate of that SN. An SN that
+     * failed is not asked for again for a minute.
+     */
+    private Uni<PublicKey> alipayCertificate(Keys keys, AlipayCertificateKeys certificates, String sn) {
+        if (certificates.recentlyFailed(sn)) {
+            return Uni.createFrom().failure(new ProviderException(PROVIDER, new ProviderFailure.BadAnswer(
+                    "answer signed by alipay_cert_sn " + sn + ", which did not download")));
+        }
+        return post(keys, CERT_DOWNLOAD, JSON.createObjectNode().put("alipay_cert_sn", sn), timeout)
+                .map(response -> {
+                    Map<String, String> fields = fieldsOf(answer(CERT_DOWNLOAD, response));
+                    String content = fields.get("alipay_cert_content");
+                    if (!SUCCESS.equals(fields.get("code")) || content == null || content.isBlank()) {
+                        throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("certificate " + sn
+                                + " was not downloaded: " + fields.getOrDefault("sub_code", fields.get("code"))));
+                    }
+                    try {
+                        return certificates.learn(sn, new String(Base64.getMimeDecoder().decode(content), StandardCharsets.UTF_8));
+                    } catch (IllegalArgumentException e) {
+                        throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer(e.getMessage()));
+                    }
+                })
+                .onFailure().invoke(failure -> certificates.failed(sn));
+    }
+
+    private static SignedFields fields(AlipayGatewayMessages.GatewayAnswer answer, PublicKey key,
+                                       ProviderHttp.Response response) {
+        if (!answer.verifies(key)) {
             throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer sign does not verify"));
         }
+        return new SignedFields(fieldsOf(answer), response.body());
+    }
+
+    private static Map<String, String> fieldsOf(AlipayGatewayMessages.GatewayAnswer answer) {
         Map<String, String> fields = new HashMap<>();
         try {
             JSON.readTree(answer.responseJson()).fields().forEachRemaining(field ->
@@ -284,7 +374,7 @@ public final class AlipayClient implements ProviderApi {
         } catch (Exception e) {
             throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer is not JSON"));
         }
-        return new SignedFields(fields, response.body());
+        return fields;
     }
 
     private static Map<String, String> succeeded(SignedFields answer) {

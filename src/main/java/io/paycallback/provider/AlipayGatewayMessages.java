@@ -38,8 +38,12 @@ public final class AlipayGatewayMessages {
         return RsaSigning.sign(appKey, signContent(params).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The method's answer as signed text and its signature. */
-    public record GatewayAnswer(String responseJson, String sign) {
+    /**
+     * The method's answer as signed text and its signature.
+     *
+     * @param alipayCertSn in public-key certificate mode, the SN of Alipay's certificate that signed it
+     */
+    public record GatewayAnswer(String responseJson, String sign, Optional<String> alipayCertSn) {
 
         public boolean verifies(PublicKey alipayPublicKey) {
             return sign != null && Signatures.sha256WithRsa(alipayPublicKey,
@@ -55,6 +59,7 @@ public final class AlipayGatewayMessages {
         String wanted = method.replace('.', '_') + "_response";
         String response = null;
         String sign = null;
+        String certSn = null;
         try (JsonParser parser = JSON.createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return Optional.empty();
@@ -69,6 +74,8 @@ public final class AlipayGatewayMessages {
                     response = body.substring(start, end);
                 } else if (name.equals("sign") && value == JsonToken.VALUE_STRING) {
                     sign = parser.getText();
+                } else if (name.equals("alipay_cert_sn") && value == JsonToken.VALUE_STRING) {
+                    certSn = parser.getText();
                 } else {
                     parser.skipChildren();
                 }
@@ -76,6 +83,7 @@ public final class AlipayGatewayMessages {
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
-        return response == null ? Optional.empty() : Optional.of(new GatewayAnswer(response, sign));
+        return response == null ? Optional.empty()
+                : Optional.of(new GatewayAnswer(response, sign, Optional.ofNullable(certSn).filter(sn -> !sn.isBlank())));
     }
 }

@@ -1,5 +1,6 @@
 package io.paycallback.provider;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.paycallback.tracing.Tracing;
 import io.paycallback.trade.ChannelId;
 import io.vertx.core.tracing.TracingPolicy;
@@ -28,22 +29,33 @@ public class ProviderClients {
 
     /** What a provider's client is built with: the shared HTTP client, spans, clock, where each provider is, downloads. */
     public record Context(WebClient http, Tracing tracing, Clock clock, Duration timeout, String wxpayBaseUrl,
-                          String alipayGatewayUrl, String stripeBaseUrl, Downloads downloads) {
+                          String alipayGatewayUrl, String stripeBaseUrl, Downloads downloads,
+                          WxPayCertificates wxpayCertificates, AlipayCertificateStore alipayCertificates) {
     }
 
     private final WebClient http;
     private final Context context;
+    private final Vertx vertx;
+    private final long certificateSweep;
     private volatile Map<ChannelId, ProviderApi> clients = Map.of();
 
-    public ProviderClients(ProviderConfig providers, Clock clock, Vertx vertx, Tracing tracing) {
+    public ProviderClients(ProviderConfig providers, Clock clock, Vertx vertx, Tracing tracing, MeterRegistry meters) {
         // Idle connections are dropped before the servers' usual idle timeouts (nginx 75 s, the JDK's HttpServer that
         // the tests' fake providers run on 30 s): a connection reused just as the server closes it fails that call
         // with HttpClosedException, and a close or refund then waits for its backoff instead of answering at once.
         // Each call is a span of ours (ProviderHttp); no traceparent goes to a provider.
         this.http = WebClient.create(vertx, new WebClientOptions().setKeepAliveTimeout(IDLE_SECONDS)
                 .setTracingPolicy(TracingPolicy.IGNORE));
+        ProviderConfig.Certificates certificates = providers.wxpay().certificates();
+        WxPayCertificates wxpayCertificates = new WxPayCertificates(http, tracing, providers.wxpay().baseUrl(),
+                providers.timeout(), clock, certificates, meters);
+        this.vertx = vertx;
+        this.certificateSweep = wxpayCertificates.schedule(vertx,
+                certificates.leastInterval().compareTo(certificates.retryInterval()) < 0
+                        ? certificates.leastInterval() : certificates.retryInterval());
         this.context = new Context(http, tracing, clock, providers.timeout(), providers.wxpay().baseUrl(),
-                providers.alipay().gatewayUrl(), providers.stripe().baseUrl(), new Downloads(providers.timeout(), tracing));
+                providers.alipay().gatewayUrl(), providers.stripe().baseUrl(), new Downloads(providers.timeout(), tracing),
+                wxpayCertificates, new AlipayCertificateStore(clock));
     }
 
     public Context context() {
@@ -57,6 +69,7 @@ public class ProviderClients {
 
     @PreDestroy
     void close() {
+        vertx.cancelTimer(certificateSweep);
         http.close();
     }
 

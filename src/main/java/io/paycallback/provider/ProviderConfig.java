@@ -22,6 +22,23 @@ public interface ProviderConfig {
     interface WxPayApi {
         @WithDefault("https://api.mch.weixin.qq.com")
         String baseUrl();
+
+        Certificates certificates();
+    }
+
+    /** WeChat Pay's platform certificates, for merchants that download them rather than pin keys. */
+    interface Certificates {
+        /** How often a merchant's certificates are downloaded again. */
+        @WithDefault("12h")
+        Duration refreshInterval();
+
+        /** A notice signed by a serial the merchant lacks downloads them again, at most this often per merchant. */
+        @WithDefault("1m")
+        Duration leastInterval();
+
+        /** After a failed download (the certificates held are kept), the next is tried this much later. */
+        @WithDefault("5m")
+        Duration retryInterval();
     }
 
     interface AlipayApi {

@@ -3,6 +3,8 @@ package io.paycallback.provider;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paycallback.channel.CallbackKind;
+import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.JsonFields;
 import io.paycallback.channel.Notice;
 import io.paycallback.channel.Rejection;
@@ -418,11 +420,16 @@ public final class WxPayClient implements ProviderApi {
         return answer;
     }
 
-    /** WeChat Pay signs every answer, an empty 204 included. */
+    /**
+     * WeChat Pay signs every answer, an empty 204 included. An answer signed by a certificate the merchant does not hold
+     * yet is a failure now, and asks the merchant's certificates (in certificate mode) to be downloaded again, so that
+     * the call's retry verifies.
+     */
     private void verifiedSignature(String merchantId, ProviderHttp.Response response) {
         try {
             channel.verifyAnswer(merchantId, response.headers(), response.body());
         } catch (Rejection rejection) {
+            channel.learnKeys(new CallbackRequest(merchantId, CallbackKind.PAYMENT, response.headers(), response.body()));
             throw new ProviderException(PROVIDER, new ProviderFailure.BadAnswer("answer signature: " + Parsing.reason(rejection)));
         }
     }

@@ -17,8 +17,9 @@ import java.util.Optional;
 @RegisterForReflection
 public record AccountRequest(String mode, String platform, String subId, String appAuthToken,
                              String mchid, String apiV3Key, Map<String, String> publicKeys, String merchantSerial,
-                             String merchantPrivateKey, String appId, String publicKey, String appPrivateKey,
-                             List<String> webhookSecrets, String apiKey) {
+                             String merchantPrivateKey, Boolean autoCertificates, String appId, String publicKey,
+                             String appCertificate, String alipayCertificate, String alipayRootCertificate,
+                             String appPrivateKey, List<String> webhookSecrets, String apiKey) {
 
     /** A platform's keys as this asks for them, with nothing to keep: what the API writes for a new account. */
     public ProviderKeys platformKeys(ChannelId provider) {
@@ -86,8 +87,12 @@ public record AccountRequest(String mode, String platform, String subId, String 
         addIfSet(given, "publicKeys", publicKeys);
         addIfSet(given, "merchantSerial", merchantSerial);
         addIfSet(given, "merchantPrivateKey", merchantPrivateKey);
+        addIfSet(given, "autoCertificates", autoCertificates);
         addIfSet(given, "appId", appId);
         addIfSet(given, "publicKey", publicKey);
+        addIfSet(given, "appCertificate", appCertificate);
+        addIfSet(given, "alipayCertificate", alipayCertificate);
+        addIfSet(given, "alipayRootCertificate", alipayRootCertificate);
         addIfSet(given, "appPrivateKey", appPrivateKey);
         addIfSet(given, "webhookSecrets", webhookSecrets);
         addIfSet(given, "apiKey", apiKey);

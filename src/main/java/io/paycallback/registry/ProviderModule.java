@@ -90,8 +90,11 @@ interface ProviderModule<K extends ProviderKeys> {
 
     // ---- serving
 
-    /** @throws IllegalArgumentException naming the key at fault */
-    Channel channel(List<Served<K>> served, Instant now, Clock clock, ParsedKeys parsed);
+    /**
+     * @param context what the provider's client is built with, for a channel whose keys are downloaded from the provider
+     * @throws IllegalArgumentException naming the key at fault
+     */
+    Channel channel(List<Served<K>> served, Instant now, Clock clock, ProviderClients.Context context, ParsedKeys parsed);
 
     /** @throws IllegalArgumentException naming the key at fault */
     ProviderApi client(ProviderClients.Context context, Channel channel, List<Caller<K>> callers, ParsedKeys parsed);

@@ -83,7 +83,7 @@ final class Serving {
                     subs.forEach((subId, merchantId) -> served.add(new ProviderModule.Served<>(merchantId, section, keys,
                             new Endpoint.Platform(Map.of(subId, merchantId)))));
                 });
-        Channel channel = module.channel(served, now, clock, parsed);
+        Channel channel = module.channel(served, now, clock, context, parsed);
         channels.put(module.id(), channel);
         clients.put(module.id(), module.client(context, channel, callers, parsed));
     }

@@ -136,7 +136,8 @@ final class StripeModule implements ProviderModule<StripeModule.Keys> {
     }
 
     @Override
-    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock, ParsedKeys parsed) {
+    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock, ProviderClients.Context context,
+                           ParsedKeys parsed) {
         Map<String, StripeMerchant> merchants = new HashMap<>();
         for (Served<Keys> one : served) {
             List<String> live = one.keys().webhookSecrets().stream().filter(key -> key.liveAt(now))

@@ -3,6 +3,7 @@ package io.paycallback.registry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paycallback.channel.Channel;
+import io.paycallback.channel.wxpay.PlatformCertificates;
 import io.paycallback.channel.wxpay.WxPayChannel;
 import io.paycallback.channel.wxpay.WxPayMerchant;
 import io.paycallback.config.PayCallbackConfig;
@@ -11,6 +12,7 @@ import io.paycallback.provider.ProviderClients;
 import io.paycallback.provider.WxPayClient;
 import io.paycallback.trade.ChannelId;
 
+import javax.crypto.SecretKey;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Instant;
@@ -30,9 +32,12 @@ final class WxPayModule implements ProviderModule<WxPayModule.Keys> {
     /**
      * The merchant number, the APIv3 key, WeChat Pay's public keys by serial (several during a rotation), and the API
      * certificate's serial and private key for calls.
+     *
+     * @param autoCertificates whether the platform certificates are downloaded beside the pinned keys; without pinned
+     *                         keys they are downloaded anyway
      */
     record Keys(String mchid, String apiV3Key, List<RotatingKey> publicKeys, Optional<String> merchantSerial,
-                Optional<String> merchantPrivateKey) implements ProviderKeys {
+                Optional<String> merchantPrivateKey, boolean autoCertificates) implements ProviderKeys {
         Keys {
             publicKeys = List.copyOf(publicKeys);
         }
@@ -44,7 +49,8 @@ final class WxPayModule implements ProviderModule<WxPayModule.Keys> {
 
         @Override
         public String toString() {
-            return "WxPay[mchid=" + mchid + ", publicKeys=" + publicKeys + "]";
+            return "WxPay[mchid=" + mchid + ", publicKeys=" + publicKeys + (autoCertificates ? ", auto-certificates" : "")
+                    + "]";
         }
     }
 
@@ -77,7 +83,8 @@ final class WxPayModule implements ProviderModule<WxPayModule.Keys> {
     private static Keys keys(PayCallbackConfig.WxPay keys) {
         List<RotatingKey> publicKeys = new ArrayList<>();
         new TreeMap<>(keys.publicKeys()).forEach((serial, value) -> publicKeys.add(new RotatingKey(serial, value, Optional.empty())));
-        return new Keys(keys.mchid(), keys.apiV3Key(), publicKeys, keys.merchantSerial(), keys.merchantPrivateKey());
+        return new Keys(keys.mchid(), keys.apiV3Key(), publicKeys, keys.merchantSerial(), keys.merchantPrivateKey(),
+                keys.autoCertificates());
     }
 
     @Override
@@ -101,6 +108,9 @@ final class WxPayModule implements ProviderModule<WxPayModule.Keys> {
         settings.put("mchid", keys.mchid());
         Json.put(settings, "merchantSerial", keys.merchantSerial());
         settings.set("publicKeys", Json.rotating(keys.publicKeys()));
+        if (keys.autoCertificates()) {
+            settings.put("autoCertificates", true);
+        }
         secrets.put("apiV3Key", keys.apiV3Key());
         Json.put(secrets, "merchantPrivateKey", keys.merchantPrivateKey());
     }
@@ -109,12 +119,12 @@ final class WxPayModule implements ProviderModule<WxPayModule.Keys> {
     public Keys read(JsonNode settings, JsonNode secrets) {
         return new Keys(Json.required(settings, "mchid"), Json.required(secrets, "apiV3Key"),
                 Json.rotating(settings.path("publicKeys")), Json.optional(settings, "merchantSerial"),
-                Json.optional(secrets, "merchantPrivateKey"));
+                Json.optional(secrets, "merchantPrivateKey"), settings.path("autoCertificates").asBoolean(false));
     }
 
     @Override
     public List<String> requestFields() {
-        return List.of("mchid", "apiV3Key", "publicKeys", "merchantSerial", "merchantPrivateKey");
+        return List.of("mchid", "apiV3Key", "publicKeys", "merchantSerial", "merchantPrivateKey", "autoCertificates");
     }
 
     @Override
@@ -129,13 +139,18 @@ final class WxPayModule implements ProviderModule<WxPayModule.Keys> {
         return new Keys(Fields.required(request.mchid(), "mchid"),
                 Fields.kept(request.apiV3Key(), kept.map(Keys::apiV3Key), "apiV3Key"), publicKeys,
                 Fields.present(request.merchantSerial()),
-                Fields.keptIfAny(request.merchantPrivateKey(), kept.flatMap(Keys::merchantPrivateKey)));
+                Fields.keptIfAny(request.merchantPrivateKey(), kept.flatMap(Keys::merchantPrivateKey)),
+                request.autoCertificates() != null ? request.autoCertificates()
+                        : kept.map(Keys::autoCertificates).orElse(false));
     }
 
     @Override
     public void describe(Keys keys, Map<String, String> settings, List<OwnerView.KeyView> keyViews, Instant now) {
         settings.put("mchid", keys.mchid());
         keys.merchantSerial().ifPresent(serial -> settings.put("merchantSerial", serial));
+        if (downloadsCertificates(keys)) {
+            settings.put("platformCertificates", "downloaded");
+        }
         keyViews.add(OwnerView.KeyView.secret("api-v3-key", keys.apiV3Key()));
         keys.merchantPrivateKey().ifPresent(key -> keyViews.add(OwnerView.KeyView.secret("merchant-private-key", key)));
         keys.publicKeys().forEach(key -> keyViews.add(OwnerView.KeyView.rotating("public-key", key, now)));
@@ -148,25 +163,41 @@ final class WxPayModule implements ProviderModule<WxPayModule.Keys> {
 
     @Override
     public Keys withRotating(Keys keys, List<RotatingKey> rotating) {
-        return new Keys(keys.mchid(), keys.apiV3Key(), rotating, keys.merchantSerial(), keys.merchantPrivateKey());
+        return new Keys(keys.mchid(), keys.apiV3Key(), rotating, keys.merchantSerial(), keys.merchantPrivateKey(),
+                keys.autoCertificates());
     }
 
     @Override
-    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock, ParsedKeys parsed) {
+    public Channel channel(List<Served<Keys>> served, Instant now, Clock clock, ProviderClients.Context context,
+                           ParsedKeys parsed) {
         Map<String, WxPayMerchant> merchants = new HashMap<>();
         for (Served<Keys> one : served) {
             String section = one.section() + ".wxpay";
+            Keys keys = one.keys();
             Map<String, PublicKey> publicKeys = new HashMap<>();
-            one.keys().publicKeys().stream().filter(key -> key.liveAt(now)).forEach(key ->
+            keys.publicKeys().stream().filter(key -> key.liveAt(now)).forEach(key ->
                     publicKeys.put(key.serial(), parsed.publicKey(key.value(), section + ".public-keys." + key.serial())));
             try {
-                merchants.put(one.id(), new WxPayMerchant(one.keys().mchid(), WxPayMerchant.apiV3Key(one.keys().apiV3Key()),
-                        publicKeys, one.endpoint()));
+                SecretKey apiV3Key = WxPayMerchant.apiV3Key(keys.apiV3Key());
+                PlatformCertificates certificates = !downloadsCertificates(keys) ? PlatformCertificates.NONE
+                        : context.wxpayCertificates().of(keys.mchid(), keys.merchantSerial().orElseThrow(),
+                        parsed.privateKey(keys.merchantPrivateKey().orElseThrow(), section + ".merchant-private-key"),
+                        apiV3Key, publicKeys);
+                merchants.put(one.id(), new WxPayMerchant(keys.mchid(), apiV3Key, publicKeys, one.endpoint(), certificates));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(section + ": " + e.getMessage());
             }
         }
         return new WxPayChannel(merchants, clock);
+    }
+
+    /**
+     * Certificate mode (证书模式): with API keys to sign the download, and no pinned keys or {@code auto-certificates}.
+     * A key pinned with a retirement time still counts as pinned once retired: retiring keys is no switch of mode.
+     */
+    private static boolean downloadsCertificates(Keys keys) {
+        return keys.merchantSerial().isPresent() && keys.merchantPrivateKey().isPresent()
+                && (keys.autoCertificates() || keys.publicKeys().isEmpty());
     }
 
     @Override

@@ -152,15 +152,15 @@ public final class RegistrySeed {
 
     /** Keys as an operator writes them through the API. */
     private ProviderKeys stripe() {
-        return new AccountRequest(null, null, null, null, null, null, null, null, null, null, null, null,
-                List.of("whsec_" + text(32)), "sk_test_" + text(24)).platformKeys(ChannelId.STRIPE);
+        return new AccountRequest(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, List.of("whsec_" + text(32)), "sk_test_" + text(24)).platformKeys(ChannelId.STRIPE);
     }
 
     private ProviderKeys wxpay(String mchid) {
         return new AccountRequest(null, null, null, null, mchid, text(32),
                 Map.of("PUB_KEY_ID_01" + mchid + "0000000001", pasted(publicKey, null, null)), hex(40),
                 pasted(privateKey, "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----"), null, null, null,
-                null, null).platformKeys(ChannelId.WXPAY);
+                null, null, null, null, null, null).platformKeys(ChannelId.WXPAY);
     }
 
     private String text(int length) {

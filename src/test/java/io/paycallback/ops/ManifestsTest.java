@@ -118,6 +118,8 @@ class ManifestsTest {
             // RegistryFaultIT reads the version from the running services' /q/metrics.
             "paycallback_registry_version",
             "paycallback_registry_reload_failures_total",
+            // WxPayCertificateRotationTest reads the failures from the running service's /q/metrics.
+            "paycallback_wxpay_certificates_failing",
             // LoginThrottleTest reads this from the running service's /q/metrics.
             "paycallback_auth_throttled_total");
     /** Prometheus's own per-target series, for the target-down alert. */

@@ -32,7 +32,8 @@ class EditsTest {
     }
 
     private static AccountRequest stripeSecrets(List<String> secrets) {
-        return new AccountRequest(null, null, null, null, null, null, null, null, null, null, null, null, secrets, null);
+        return new AccountRequest(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, secrets, null);
     }
 
     @Test
@@ -75,7 +76,7 @@ class EditsTest {
     @Test
     void anotherProvidersFieldIsRefusedByName() {
         AccountRequest wxpayField = new AccountRequest(null, null, null, null, "1900000109", null, null, null, null, null,
-                null, null, List.of(SECRET_A), null);
+                null, null, null, null, null, null, List.of(SECRET_A), null);
         Edit refused = Edits.putAccount(OwnerKind.MERCHANT, "shop", ChannelId.STRIPE, wxpayField).apply(withPlatform());
         assertThat(((Edit.Refused) refused).reason()).contains("mchid is not a field of this stripe account");
     }
@@ -98,7 +99,7 @@ class EditsTest {
 
     private static List<String> stripeServes(RegistryContent content) {
         ProviderClients.Context context = new ProviderClients.Context(null, null, Clock.systemUTC(), Duration.ofSeconds(5),
-                "http://127.0.0.1:9", "http://127.0.0.1:9", "http://127.0.0.1:9", null);
+                "http://127.0.0.1:9", "http://127.0.0.1:9", "http://127.0.0.1:9", null, null, null);
         Channel stripe = Serving.build(content, NOW, Clock.systemUTC(), context, ParsedKeys.none()).channels().get(ChannelId.STRIPE);
         return java.util.stream.Stream.of("mkt", "shop").filter(stripe::serves).toList();
     }

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ServingTest {
 
     private static final ProviderClients.Context CONTEXT = new ProviderClients.Context(null, null, Clock.systemUTC(),
-            Duration.ofSeconds(5), "http://127.0.0.1:9", "http://127.0.0.1:9", "http://127.0.0.1:9", null);
+            Duration.ofSeconds(5), "http://127.0.0.1:9", "http://127.0.0.1:9", "http://127.0.0.1:9", null, null, null);
 
 
     private static final KeyPair KEYS = TestKeys.rsa();
@@ -60,9 +60,34 @@ class ServingTest {
         public Optional<String> merchantPrivateKey() {
             return Optional.empty();
         }
+
+        @Override
+        public boolean autoCertificates() {
+            return false;
+        }
     }
 
-    record Alipay(String appId, String publicKey) implements PayCallbackConfig.Alipay {
+    record Alipay(String appId, String key) implements PayCallbackConfig.Alipay {
+        @Override
+        public Optional<String> publicKey() {
+            return Optional.of(key);
+        }
+
+        @Override
+        public Optional<String> appCertificate() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> alipayCertificate() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> alipayRootCertificate() {
+            return Optional.empty();
+        }
+
         @Override
         public Optional<String> appPrivateKey() {
             return Optional.empty();

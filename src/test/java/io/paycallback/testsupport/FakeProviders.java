@@ -4,18 +4,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.paycallback.channel.TestCertificates;
+import io.paycallback.channel.alipay.AlipayCertificates;
+import io.paycallback.provider.AlipayGatewayMessages;
 import io.paycallback.channel.TestKeys;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
+import java.security.KeyPair;
 import java.security.PublicKey;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
 import java.security.Signature;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -80,8 +88,33 @@ final class FakeProviders {
     private final Map<String, Bill> bills = new ConcurrentHashMap<>();
     /** Stripe's balance transaction pages by date, each as the API answers it (has_more included). */
     private final Map<String, List<byte[]>> stripePages = new ConcurrentHashMap<>();
+    /** WeChat Pay's platform certificates (证书模式), the newest last: it signs the answer that lists them. */
+    private final List<PlatformCertificate> wxCertificates = new CopyOnWriteArrayList<>();
+    private final KeyPair wxRoot = TestKeys.rsa();
+    /** Alipay's public-key certificate mode: a root, the intermediate that issues, the app's certificate. */
+    private final KeyPair alipayRoot = TestKeys.rsa();
+    private final KeyPair alipayIssuer = TestKeys.rsa();
+    private final X509Certificate alipayRootCertificate = TestCertificates.root(alipayRoot, ALIPAY_ROOT_DN,
+            new BigInteger("2026120701"), "SHA256withRSA");
+    private final X509Certificate alipayIssuerCertificate = TestCertificates.issue(alipayIssuer, ALIPAY_ISSUER_DN,
+            alipayRoot.getPrivate(), ALIPAY_ROOT_DN, new BigInteger("2026120702"), Instant.now().minus(Duration.ofDays(30)),
+            Instant.now().plus(Duration.ofDays(3650)), "SHA256withRSA");
+    private final X509Certificate alipayAppCertificate;
+    /** Alipay's public-key certificates, the newest last: it signs the answers to certificate-mode requests. */
+    private final List<AlipayCertificate> alipayCertificates = new CopyOnWriteArrayList<>();
     private HttpServer server;
     private String base;
+
+    private static final String ALIPAY_ROOT_DN = "CN=Ant Financial Certification Authority R1,OU=Certification Authority,O=Ant Financial,C=CN";
+    private static final String ALIPAY_ISSUER_DN = "CN=Ant Financial Certification Authority Class 2 R1,OU=Certification Authority,O=Ant Financial,C=CN";
+
+    /** An Alipay public-key certificate (its file: the certificate, then its issuer's), its SN and its key pair. */
+    private record AlipayCertificate(String sn, KeyPair keys, String pem) {
+    }
+
+    /** A platform certificate and its key pair, which signs notices and answers under its serial. */
+    private record PlatformCertificate(String serial, KeyPair keys, String pem, Instant effective, Instant expires) {
+    }
 
     /**
      * @param status {@code ok}, {@code creating} (WeChat Pay STATEMENT_CREATING) or {@code none} (nothing booked)
@@ -99,6 +132,52 @@ final class FakeProviders {
         this.alipayAppPublic = alipayAppPublic;
         this.stripeApiKey = stripeApiKey;
         this.answerDelayMillis = answerDelayMillis;
+        this.wxCertificates.add(initialCertificate());
+        this.alipayAppCertificate = TestCertificates.issue(new KeyPair(alipayAppPublic, null),
+                "CN=" + keys.alipayAppId() + ",OU=Alipay.com,O=Test Merchant,C=CN", alipayIssuer.getPrivate(),
+                ALIPAY_ISSUER_DN, new BigInteger("2026120703"), Instant.now().minus(Duration.ofDays(1)),
+                Instant.now().plus(Duration.ofDays(1000)), "SHA256withRSA");
+        this.alipayCertificates.add(alipayCertificate(new KeyPair(publicKey(keys.alipayPublicDer()), keys.alipayPrivate())));
+    }
+
+    /** The three certificates of public-key certificate mode as an operator configures them, PEM. */
+    Map<String, String> alipayCertificateConfig() {
+        return Map.of("test.fake-providers.alipay-app-certificate", TestCertificates.pem(alipayAppCertificate),
+                "test.fake-providers.alipay-certificate", alipayCertificates.get(0).pem(),
+                "test.fake-providers.alipay-root-certificate", TestCertificates.pem(alipayRootCertificate));
+    }
+
+    private AlipayCertificate alipayCertificate(KeyPair keyPair) {
+        X509Certificate certificate = TestCertificates.issue(keyPair, "CN=" + keys.alipayAppId() + ",OU=Alipay.com,O=Alipay,C=CN",
+                alipayIssuer.getPrivate(), ALIPAY_ISSUER_DN, new BigInteger(64, new java.security.SecureRandom()),
+                Instant.now().minus(Duration.ofDays(1)), Instant.now().plus(Duration.ofDays(1000)), "SHA256withRSA");
+        return new AlipayCertificate(AlipayCertificates.sn(certificate), keyPair,
+                TestCertificates.pem(certificate) + TestCertificates.pem(alipayIssuerCertificate));
+    }
+
+    private static PublicKey publicKey(String base64Der) {
+        try {
+            return java.security.KeyFactory.getInstance("RSA").generatePublic(
+                    new java.security.spec.X509EncodedKeySpec(Base64.getDecoder().decode(base64Der)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** WeChat Pay's first certificate: of its test key ({@link ProviderKeys#wxPrivate()}), under a serial of its own. */
+    private PlatformCertificate initialCertificate() {
+        return platformCertificate(ProviderKeys.WX_CERTIFICATE_SERIAL, new KeyPair(publicKey(keys.wxPublicDer()),
+                keys.wxPrivate()));
+    }
+
+    private PlatformCertificate platformCertificate(String serial, KeyPair keyPair) {
+        Instant effective = Instant.now().minus(Duration.ofDays(1));
+        Instant expires = Instant.now().plus(Duration.ofDays(5 * 365));
+        X509Certificate certificate = TestCertificates.issue(keyPair,
+                "CN=Tenpay.com sign, OU=Tenpay.com CA Center, O=Tenpay.com, L=Shenzhen, C=CN", wxRoot.getPrivate(),
+                "CN=Tenpay.com Root CA, OU=Tenpay.com CA Center, O=Tenpay.com, C=CN", new BigInteger(serial, 16),
+                effective, expires, "SHA256withRSA");
+        return new PlatformCertificate(serial, keyPair, TestCertificates.pem(certificate), effective, expires);
     }
 
     /** @param port 0 for any free port (the tests); a fixed one where a person types the URLs (the sandbox) */
@@ -110,7 +189,7 @@ final class FakeProviders {
         }
         server.setExecutor(Executors.newFixedThreadPool(16));
         server.createContext("/wx/", exchange -> handle(exchange, this::wx));
-        server.createContext("/alipay/", exchange -> handle(exchange, this::alipay));
+        server.createContext("/alipay/", exchange -> handle(exchange, this::alipayGateway));
         server.createContext("/stripe/", exchange -> handle(exchange, this::stripe));
         server.createContext("/control/", exchange -> handle(exchange, this::control));
         server.createContext("/control/bill", this::storeBill);
@@ -184,6 +263,9 @@ final class FakeProviders {
         boolean verified = keys.wxMchid().equals(signer);
         if (mode("wxpay").equals("down")) {
             return Answer.json(503, "{\"code\":\"SYSTEM_ERROR\",\"message\":\"系统错误\"}");
+        }
+        if (uri.equals("/v3/certificates") && method.equals("GET")) {
+            return wxCertificates(signer);
         }
         if (uri.startsWith("/v3/combine-transactions/out-trade-no/") && method.equals("GET")) {
             return wxCombineQuery(uri, signer);
@@ -409,6 +491,37 @@ final class FakeProviders {
         return wxSigned(204, "");
     }
 
+    /**
+     * {@code GET /v3/certificates}: every platform certificate, encrypted with the APIv3 key of the merchant (or the
+     * partner) that signed the request, the answer signed by the newest certificate.
+     */
+    private Answer wxCertificates(String signer) {
+        record("wxpay", "certificates", String.valueOf(signer), signer != null);
+        if (signer == null) {
+            return Answer.json(401, "{\"code\":\"SIGN_ERROR\",\"message\":\"签名错误\"}");
+        }
+        String apiV3Key = ProviderKeys.WX_PARTNER_MCHID.equals(signer) ? ProviderKeys.WX_PARTNER_API_V3_KEY : keys.apiV3Key();
+        String body = ProviderSigner.wxCertificates(apiV3Key, wxCertificates.stream().map(certificate ->
+                new ProviderSigner.WxCertificate(certificate.serial(), certificate.pem(), certificate.effective(),
+                        certificate.expires())).toList());
+        PlatformCertificate newest = wxCertificates.get(wxCertificates.size() - 1);
+        Map<String, String> headers = new LinkedHashMap<>(ProviderSigner.wxAnswerHeaders(newest.serial(),
+                newest.keys().getPrivate(), body, Instant.now()));
+        headers.put("Content-Type", "application/json");
+        return new Answer(200, headers, body);
+    }
+
+    /** WeChat Pay begins a new platform certificate: listed from now on, beside the ones before. */
+    private Answer newWxCertificate() {
+        // As WeChat Pay writes a serial: the serial number in upper-case hexadecimal, so without a leading zero.
+        String serial = new BigInteger(160, new java.security.SecureRandom()).setBit(159).toString(16)
+                .toUpperCase(java.util.Locale.ROOT);
+        PlatformCertificate certificate = platformCertificate(serial, TestKeys.rsa());
+        wxCertificates.add(certificate);
+        return new Answer(200, Map.of("Content-Type", "text/plain"), serial + "\n"
+                + Base64.getEncoder().encodeToString(certificate.keys().getPrivate().getEncoded()));
+    }
+
     /** A payment of the key's own merchant, not of a sub-merchant. */
     private Payment ownPayment(String key) {
         return Optional.ofNullable(payments.get(key)).filter(payment -> payment.account() == null).orElse(null);
@@ -431,15 +544,22 @@ final class FakeProviders {
         return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
+    /**
+     * An answer signed with WeChat Pay's public key ({@code PUB_KEY_ID_...}), or, while the {@code wxpay-signer} mode is
+     * {@code certificate}, with its newest platform certificate, as it answers a merchant in certificate mode.
+     */
     private Answer wxSigned(int status, String body) {
         String timestamp = Long.toString(System.currentTimeMillis() / 1000);
         String nonce = UUID.randomUUID().toString().replace("-", "");
-        PrivateKey key = mode("wxpay").equals("bad-signature") ? stranger : keys.wxPrivate();
+        PlatformCertificate newest = wxCertificates.get(wxCertificates.size() - 1);
+        boolean certificate = mode("wxpay-signer").equals("certificate");
+        PrivateKey key = mode("wxpay").equals("bad-signature") ? stranger
+                : certificate ? newest.keys().getPrivate() : keys.wxPrivate();
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", "application/json");
         headers.put("Wechatpay-Timestamp", timestamp);
         headers.put("Wechatpay-Nonce", nonce);
-        headers.put("Wechatpay-Serial", keys.wxSerial());
+        headers.put("Wechatpay-Serial", certificate ? newest.serial() : keys.wxSerial());
         headers.put("Wechatpay-Signature", ProviderSigner.rsaSha256(key,
                 (timestamp + "\n" + nonce + "\n" + body + "\n").getBytes(StandardCharsets.UTF_8)));
         headers.put("Request-ID", UUID.randomUUID().toString());
@@ -447,6 +567,56 @@ final class FakeProviders {
     }
 
     // ---- Alipay OpenAPI gateway ----
+
+    /**
+     * A request of an app in public-key certificate mode carries {@code app_cert_sn} and {@code alipay_root_cert_sn},
+     * which must be the SNs of the app's certificate and of the root; its answer is signed by Alipay's newest
+     * certificate and names that certificate's SN ({@code alipay_cert_sn}), which the app downloads
+     * ({@code alipay.open.app.alipaycert.download}) when it does not hold it.
+     */
+    private Answer alipayGateway(HttpExchange exchange, String body) throws Exception {
+        Map<String, String> params = form(body);
+        String appCertSn = params.get("app_cert_sn");
+        if (appCertSn == null) {
+            return alipay(exchange, body);
+        }
+        String method = params.getOrDefault("method", "");
+        boolean certified = appCertSn.equals(AlipayCertificates.sn(alipayAppCertificate))
+                && AlipayCertificates.rootSn(List.of(alipayRootCertificate)).equals(params.get("alipay_root_cert_sn"));
+        if (!certified) {
+            record("alipay", "certificate-sn", appCertSn, false);
+            return alipayCertified(method, "{\"code\":\"40002\",\"msg\":\"Invalid Arguments\",\"sub_code\":\"isv.invalid-app-cert-sn\"}");
+        }
+        if (method.equals("alipay.open.app.alipaycert.download")) {
+            String sn = JSON.readTree(params.getOrDefault("biz_content", "{}")).path("alipay_cert_sn").asText();
+            Optional<AlipayCertificate> found = alipayCertificates.stream().filter(one -> one.sn().equals(sn)).findFirst();
+            record("alipay", "certificate-download", sn, found.isPresent());
+            return alipayCertified(method, found.map(one -> "{\"code\":\"10000\",\"msg\":\"Success\",\"alipay_cert_content\":\""
+                    + Base64.getEncoder().encodeToString(one.pem().getBytes(StandardCharsets.UTF_8)) + "\"}")
+                    .orElse("{\"code\":\"40004\",\"msg\":\"Business Failed\",\"sub_code\":\"CERT_NOT_EXIST\"}"));
+        }
+        Answer answer = alipay(exchange, body);
+        return AlipayGatewayMessages.answer(answer.body(), method)
+                .map(signed -> alipayCertified(method, signed.responseJson())).orElse(answer);
+    }
+
+    /** An answer to a certificate-mode app: signed by Alipay's newest certificate, whose SN it names. */
+    private Answer alipayCertified(String method, String response) {
+        AlipayCertificate newest = alipayCertificates.get(alipayCertificates.size() - 1);
+        PrivateKey key = mode("alipay").equals("bad-signature") ? stranger : newest.keys().getPrivate();
+        String sign = ProviderSigner.rsaSha256(key, response.getBytes(StandardCharsets.UTF_8));
+        String body = "{\"" + method.replace('.', '_') + "_response\":" + response + ",\"alipay_cert_sn\":\"" + newest.sn()
+                + "\",\"sign\":\"" + sign + "\"}";
+        return new Answer(200, Map.of("Content-Type", "text/html;charset=utf-8"), body);
+    }
+
+    /** Alipay moves to a new public-key certificate: its answers are signed by it from now on. */
+    private Answer newAlipayCertificate() {
+        AlipayCertificate certificate = alipayCertificate(TestKeys.rsa());
+        alipayCertificates.add(certificate);
+        return new Answer(200, Map.of("Content-Type", "text/plain"), certificate.sn() + "\n"
+                + Base64.getEncoder().encodeToString(certificate.keys().getPrivate().getEncoded()));
+    }
 
     private Answer alipay(HttpExchange exchange, String body) throws Exception {
         Map<String, String> params = form(body);
@@ -798,6 +968,14 @@ final class FakeProviders {
             case "/control/reset" -> {
                 modes.clear();
                 requests.clear();
+                wxCertificates.retainAll(List.of(wxCertificates.get(0)));
+                alipayCertificates.retainAll(List.of(alipayCertificates.get(0)));
+            }
+            case "/control/alipay-certificate" -> {
+                return newAlipayCertificate();
+            }
+            case "/control/wx-certificate" -> {
+                return newWxCertificate();
             }
             case "/control/requests" -> {
                 return new Answer(200, Map.of("Content-Type", "text/plain"), String.join("\n", requests));

@@ -51,6 +51,11 @@ public record ProviderKeys(String wxMchid, String wxSerial, PrivateKey wxPrivate
     public static final String APP_AUTH_TOKEN_A = "202612BBa1b2c3d4e5f6a7b8c9d0e1f2a3b4c5X07";
     public static final String APP_AUTH_TOKEN_B = "202612BBf6e5d4c3b2a1f0e9d8c7b6a5f4e3d2X07";
     public static final String WX_SERIAL = "PUB_KEY_ID_0114232134912410000000000000";
+    /**
+     * WeChat Pay's first platform certificate's serial, the certificate of the same key as {@link #WX_SERIAL}: for a
+     * merchant that downloads certificates rather than pins the public key.
+     */
+    public static final String WX_CERTIFICATE_SERIAL = "3775B6A45ACD588826D15E583A95F5DD2B2F4A3C";
     private static final String PREFIX = "test.provider-keys.";
 
     public static ProviderKeys generate() {

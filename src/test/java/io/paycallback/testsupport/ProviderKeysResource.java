@@ -25,7 +25,16 @@ public class ProviderKeysResource implements QuarkusTestResourceLifecycleManager
         ProviderKeys keys = ProviderKeys.generate();
         Map<String, String> config = new HashMap<>(keys.asConfig());
         config.putAll(startFakes(keys, 0));
+        config.putAll(alipayCertificates());
         return config;
+    }
+
+    /**
+     * The fake Alipay's certificates of public-key certificate mode, PEM, as {@code test.fake-providers.alipay-*}: what
+     * an app in that mode is configured with (texts of several lines, so not among {@link #startFakes}'s options).
+     */
+    public Map<String, String> alipayCertificates() {
+        return fakes.alipayCertificateConfig();
     }
 
     /**

@@ -145,6 +145,40 @@ public final class ProviderSigner {
         return new SignedCallback("wxpay", headers, "application/json", body.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A platform certificate as {@code GET /v3/certificates} lists it. */
+    public record WxCertificate(String serial, String pem, Instant effective, Instant expires) {
+    }
+
+    /**
+     * The body of {@code GET /v3/certificates}: each certificate encrypted with the APIv3 key as WeChat Pay does it
+     * (associated_data {@code certificate}, a 12-character nonce).
+     */
+    public static String wxCertificates(String apiV3Key, java.util.List<WxCertificate> certificates) {
+        StringBuilder data = new StringBuilder();
+        for (WxCertificate certificate : certificates) {
+            String nonce = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+            data.append(data.isEmpty() ? "" : ",").append("""
+                    {"serial_no":"%s","effective_time":"%s","expire_time":"%s","encrypt_certificate":\
+                    {"algorithm":"AEAD_AES_256_GCM","nonce":"%s","associated_data":"certificate","ciphertext":"%s"}}"""
+                    .formatted(certificate.serial(), certificate.effective(), certificate.expires(), nonce,
+                            aesGcm(apiV3Key.getBytes(StandardCharsets.UTF_8), nonce, "certificate", certificate.pem())));
+        }
+        return "{\"data\":[" + data + "]}";
+    }
+
+    /** The headers WeChat Pay signs an answer with: the signing certificate's (or public key's) serial and key. */
+    public static Map<String, String> wxAnswerHeaders(String serial, PrivateKey key, String body, Instant now) {
+        String timestamp = Long.toString(now.getEpochSecond());
+        String nonce = UUID.randomUUID().toString().replace("-", "");
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("wechatpay-timestamp", timestamp);
+        headers.put("wechatpay-nonce", nonce);
+        headers.put("wechatpay-serial", serial);
+        headers.put("wechatpay-signature", rsaSha256(key,
+                (timestamp + "\n" + nonce + "\n" + body + "\n").getBytes(StandardCharsets.UTF_8)));
+        return headers;
+    }
+
     // ---- Alipay ----
 
     public SignedCallback alipayPayment(String outTradeNo, String tradeNo, BigDecimal totalAmount, String tradeStatus) {

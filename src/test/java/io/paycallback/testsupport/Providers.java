@@ -2,8 +2,13 @@ package io.paycallback.testsupport;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.LocalDate;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 
 import static io.restassured.RestAssured.given;
@@ -91,6 +96,36 @@ public final class Providers {
             request.contentType("application/octet-stream").body(pages.get(page)).post(base + "/control/bill")
                     .then().statusCode(200);
         }
+    }
+
+    /** A certificate WeChat Pay's certificates list from now on, and its key pair's private half, to sign with. */
+    public record WxCertificate(String serial, PrivateKey privateKey) {
+    }
+
+    /** WeChat Pay begins a new platform certificate, listed by {@code GET /v3/certificates} from now on. */
+    public WxCertificate newWxCertificate() {
+        String[] answer = given().post(base + "/control/wx-certificate").then().statusCode(200).extract().asString()
+                .split("\n");
+        return new WxCertificate(answer[0], privateKey(answer[1]));
+    }
+
+    private static PrivateKey privateKey(String base64Pkcs8) {
+        try {
+            return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64Pkcs8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A certificate Alipay signs with from now on: its SN, and its key pair's private half, to sign notices with. */
+    public record AlipayCertificate(String sn, PrivateKey privateKey) {
+    }
+
+    /** Alipay moves to a new public-key certificate; the old one's SN is no longer named by its answers. */
+    public AlipayCertificate newAlipayCertificate() {
+        String[] answer = given().post(base + "/control/alipay-certificate").then().statusCode(200).extract().asString()
+                .split("\n");
+        return new AlipayCertificate(answer[0], privateKey(answer[1]));
     }
 
     public void reset() {

@@ -46,8 +46,15 @@ public final class Sandbox {
                 publicDer(wxPrivate), demo.getProperty("wxpay.api-v3-key"), demo.getProperty("alipay.app-id"),
                 alipayPrivate, publicDer(alipayPrivate), demo.getProperty("stripe.webhook-secret"),
                 ProviderKeys.webhookSecret());
-        Map<String, String> config = new TreeMap<>(new ProviderKeysResource().startFakes(keys, Integer.parseInt(args[0])));
+        ProviderKeysResource fakes = new ProviderKeysResource();
+        Map<String, String> config = new TreeMap<>(fakes.startFakes(keys, Integer.parseInt(args[0])));
         String base = config.remove("test.fake-providers.base-url");
+        // Alipay's certificates (public-key certificate mode) are PEM texts of several lines: files of their own beside
+        // the configuration, to paste into a merchant's account.
+        for (Map.Entry<String, String> certificate : fakes.alipayCertificates().entrySet()) {
+            Files.writeString(Path.of(args[2]).resolveSibling(
+                    certificate.getKey().substring("test.fake-providers.".length()) + ".pem"), certificate.getValue());
+        }
         // One "key=value" line per entry, unescaped, so the shell can turn each into a -D option as is.
         try (Writer out = Files.newBufferedWriter(Path.of(args[2]))) {
             for (Map.Entry<String, String> entry : config.entrySet()) {

@@ -53,7 +53,8 @@ public final class AlipayChannel extends SignedChannel<AlipayMerchant, Map<Strin
         if (!merchant.appId().equals(params.get("app_id"))) {
             throw Rejection.badSignature("app_id is not this merchant's");
         }
-        if (!Signatures.sha256WithRsa(merchant.alipayPublicKey(), signedContent(params).getBytes(form.charset()), sign)) {
+        byte[] signed = signedContent(params).getBytes(form.charset());
+        if (merchant.alipayKeys().all().stream().noneMatch(key -> Signatures.sha256WithRsa(key, signed, sign))) {
             throw Rejection.badSignature("signature does not match");
         }
         return params;

@@ -9,13 +9,14 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One merchant's Alipay application and the Alipay public key that signs its notices, or a platform's third-party
+ * One merchant's Alipay application and the Alipay public keys that sign its notices, or a platform's third-party
  * application (ISV), whose notices are about the merchants that authorised it.
  *
- * @param endpoint a merchant's own application, or a third-party application's with each authorising merchant's app
- *                 id ({@code auth_app_id}) we serve to its merchant id
+ * @param alipayKeys Alipay's public key, or in public-key certificate mode the keys of its certificates
+ * @param endpoint   a merchant's own application, or a third-party application's with each authorising merchant's app
+ *                   id ({@code auth_app_id}) we serve to its merchant id
  */
-public record AlipayMerchant(String appId, PublicKey alipayPublicKey, Endpoint endpoint) {
+public record AlipayMerchant(String appId, AlipayKeys alipayKeys, Endpoint endpoint) {
 
     /** Alipay's application ids are numbers (16 digits today). */
     private static final Pattern APP_ID = Pattern.compile("[0-9]{8,32}");
@@ -27,10 +28,15 @@ public record AlipayMerchant(String appId, PublicKey alipayPublicKey, Endpoint e
         if (!APP_ID.matcher(appId).matches()) {
             throw new IllegalArgumentException("app-id is not an Alipay application id (digits only)");
         }
-        if (alipayPublicKey == null) {
+        if (alipayKeys == null) {
             throw new IllegalArgumentException("public-key is missing");
         }
         Objects.requireNonNull(endpoint, "endpoint");
+    }
+
+    /** An application in public-key mode. */
+    public AlipayMerchant(String appId, PublicKey alipayPublicKey, Endpoint endpoint) {
+        this(appId, AlipayKeys.of(Objects.requireNonNull(alipayPublicKey, "public-key")), endpoint);
     }
 
     /** A merchant's own application. */

@@ -14,20 +14,19 @@ import io.paycallback.trade.ChannelTradeNo;
 import io.paycallback.trade.OutTradeNo;
 import io.paycallback.trade.RefundNo;
 
-import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.GCMParameterSpec;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * WeChat Pay API v3 notices: RSA signature over {@code timestamp\nnonce\nbody\n}, then an AES-256-GCM {@code resource}
@@ -40,11 +39,10 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
     private static final String SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
     /** WeChat Pay probes merchants with deliberately wrong signatures; they must be refused quietly. */
     private static final String PROBE_PREFIX = "WECHATPAY/SIGNTEST/";
-    private static final String AEAD_ALGORITHM = "AEAD_AES_256_GCM";
-    private static final int GCM_TAG_BITS = 128;
     private static final String DEFAULT_CURRENCY = "CNY";
     /** A partner's or a platform's combine holds at most 50 sub-orders (a direct merchant's 10). */
     static final int MAX_SUB_ORDERS = 50;
+    private static final String UNKNOWN_SERIAL = "unknown Wechatpay-Serial";
     private static final Set<String> UNPAID_TRADE_STATES = Set.of("NOTPAY", "CLOSED", "REFUND", "USERPAYING", "PAYERROR", "REVOKED");
 
     private static final AnswerFormat ANSWERS = new AnswerFormat("application/json",
@@ -88,6 +86,15 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
     }
 
     private void checkSignature(CallbackRequest request, WxPayMerchant merchant) throws Rejection {
+        checkSignature(request, serial -> merchant.key(serial).orElse(null), clock);
+    }
+
+    /**
+     * A notice's or an answer's signature, by the key its {@code Wechatpay-Serial} names.
+     *
+     * @param keys a serial's key; null for a serial it does not know
+     */
+    static void checkSignature(CallbackRequest request, Function<String, PublicKey> keys, Clock clock) throws Rejection {
         String timestamp = requiredHeader(request, "Wechatpay-Timestamp");
         String nonce = requiredHeader(request, "Wechatpay-Nonce");
         String signature = requiredHeader(request, "Wechatpay-Signature");
@@ -99,14 +106,34 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
         if (signature.startsWith(PROBE_PREFIX)) {
             throw Rejection.badSignature("signature probe");
         }
-        checkTimestamp(timestamp);
-        PublicKey key = merchant.publicKeys().get(serial);
+        checkTimestamp(timestamp, clock);
+        PublicKey key = keys.apply(serial);
         if (key == null) {
-            throw Rejection.badSignature("unknown Wechatpay-Serial");
+            throw Rejection.badSignature(UNKNOWN_SERIAL);
         }
         if (!Signatures.sha256WithRsa(key, signedMessage(timestamp, nonce, request.body()), signature)) {
             throw Rejection.badSignature("signature does not match");
         }
+    }
+
+    /**
+     * A notice refused for a {@code Wechatpay-Serial} its merchant does not know, when the merchant downloads its
+     * platform certificates: WeChat Pay signs with a new certificate as soon as it has one, so the set is downloaded
+     * again (as often as its holder allows) and the notice read again if the serial is then known.
+     */
+    @Override
+    public CompletionStage<Boolean> learnKeys(CallbackRequest request) {
+        String serial = request.header("Wechatpay-Serial");
+        WxPayMerchant merchant;
+        try {
+            merchant = merchant(request.merchantId());
+        } catch (Rejection unknown) {
+            return CompletableFuture.completedFuture(false);
+        }
+        if (serial == null || serial.isBlank() || merchant.key(serial.strip()).isPresent()) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return merchant.certificates().learn(serial.strip());
     }
 
     private static String requiredHeader(CallbackRequest request, String name) throws Rejection {
@@ -117,7 +144,7 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
         return value.strip();
     }
 
-    private void checkTimestamp(String timestamp) throws Rejection {
+    private static void checkTimestamp(String timestamp, Clock clock) throws Rejection {
         long seconds;
         try {
             seconds = Long.parseLong(timestamp);
@@ -140,22 +167,7 @@ public final class WxPayChannel extends SignedChannel<WxPayMerchant, byte[]> {
     }
 
     private static byte[] decrypt(byte[] body, SecretKey apiV3Key) throws Rejection {
-        JsonNode resource = JsonFields.object(JsonFields.parse(body, "body"), "resource");
-        if (!AEAD_ALGORITHM.equals(JsonFields.text(resource, "algorithm"))) {
-            throw Rejection.malformed("unsupported resource algorithm");
-        }
-        String associatedData = JsonFields.optionalText(resource, "associated_data");
-        try {
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.DECRYPT_MODE, apiV3Key,
-                    new GCMParameterSpec(GCM_TAG_BITS, JsonFields.text(resource, "nonce").getBytes(StandardCharsets.UTF_8)));
-            if (associatedData != null) {
-                cipher.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
-            }
-            return cipher.doFinal(Base64.getDecoder().decode(JsonFields.text(resource, "ciphertext")));
-        } catch (GeneralSecurityException | IllegalArgumentException e) {
-            throw Rejection.malformed("resource does not decrypt");
-        }
+        return ApiV3Cipher.decrypt(JsonFields.object(JsonFields.parse(body, "body"), "resource"), apiV3Key, "resource");
     }
 
     private static Notice notice(CallbackRequest request, WxPayMerchant merchant, JsonNode plaintext) throws Rejection {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -18,11 +19,14 @@ import java.util.regex.Pattern;
  *
  * @param mchid        the merchant's number; a partner's own ({@code sp_mchid})
  * @param apiV3Key     the AES-256-GCM key of notice resources
- * @param publicKeys   platform certificate serial or {@code PUB_KEY_ID_...} to WeChat Pay's public key; several during rotation
+ * @param publicKeys   platform certificate serial or {@code PUB_KEY_ID_...} to WeChat Pay's public key, as an operator
+ *                     pins them; several during rotation
  * @param endpoint     a direct merchant's, or a partner's with each sub-merchant's number ({@code sub_mchid}) we
  *                     serve to its merchant id
+ * @param certificates the platform certificates it downloads; {@link PlatformCertificates#NONE} when it only pins
  */
-public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys, Endpoint endpoint) {
+public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys, Endpoint endpoint,
+                            PlatformCertificates certificates) {
 
     /** WeChat Pay's merchant numbers are numbers (10 digits today); every notice's mchid is checked against it. */
     private static final Pattern MCHID = Pattern.compile("[0-9]{6,32}");
@@ -38,16 +42,29 @@ public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, Public
         if (apiV3Key.getEncoded().length != 32) {
             throw new IllegalArgumentException("api-v3-key must be 32 bytes");
         }
-        if (publicKeys.isEmpty()) {
-            throw new IllegalArgumentException("public-keys is empty");
+        Objects.requireNonNull(certificates, "certificates");
+        if (publicKeys.isEmpty() && certificates == PlatformCertificates.NONE) {
+            throw new IllegalArgumentException("public-keys is empty (give merchant-serial and merchant-private-key"
+                    + " to download WeChat Pay's platform certificates instead)");
         }
         publicKeys = Map.copyOf(publicKeys);
         Objects.requireNonNull(endpoint, "endpoint");
     }
 
+    /** A merchant, or a partner, that pins its keys. */
+    public WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys, Endpoint endpoint) {
+        this(mchid, apiV3Key, publicKeys, endpoint, PlatformCertificates.NONE);
+    }
+
     /** A direct merchant. */
     public WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, PublicKey> publicKeys) {
         this(mchid, apiV3Key, publicKeys, Endpoint.DIRECT);
+    }
+
+    /** The key of a serial: a pinned one first, else a downloaded certificate's. */
+    Optional<PublicKey> key(String serial) {
+        PublicKey pinned = publicKeys.get(serial);
+        return pinned != null ? Optional.of(pinned) : certificates.key(serial);
     }
 
     /** Whether this is a merchant number as WeChat Pay gives them. */
@@ -100,6 +117,7 @@ public record WxPayMerchant(String mchid, SecretKey apiV3Key, Map<String, Public
     public String toString() {
         String served = endpoint instanceof Endpoint.Platform partner
                 ? ", sub-merchants=" + partner.subMerchants().keySet() : ", direct";
-        return "WxPayMerchant[mchid=" + mchid + ", serials=" + publicKeys.keySet() + served + "]";
+        return "WxPayMerchant[mchid=" + mchid + ", serials=" + publicKeys.keySet() + ", downloaded="
+                + certificates.serials() + served + "]";
     }
 }
