@@ -22,17 +22,18 @@ import java.util.function.ToLongFunction;
 
 /**
  * What this instance counted and sampled, minute by minute, kept in memory until the minute is over and then written
- * to {@code trend_minutes} in a few multi-row INSERTs: the hot paths only add to a counter. A minute that could not be
- * written is dropped (the charts show a dip; nothing a payment depends on is here). Rows older than a day are deleted
- * by the same job.
+ * to {@code trend_minutes} in a few multi-row INSERTs: the hot paths only add to a counter. A count that comes in for a
+ * minute already written (it read the clock just before the minute ended) is written with the next write, as a row of
+ * its own. A minute that could not be written is dropped (the charts show a dip; nothing a payment depends on is
+ * here). Rows older than a day are deleted by the same job.
  */
 @ApplicationScoped
 public class TrendRecorder {
 
     private static final Logger LOG = Logger.getLogger(TrendRecorder.class);
 
-    static final String INSERT = "INSERT INTO trend_minutes (minute, series, label, instance, value) VALUES ";
-    static final String ROW = "(?, ?, ?, ?, ?)";
+    static final String INSERT = "INSERT INTO trend_minutes (minute, series, label, instance, seq, value) VALUES ";
+    static final String ROW = "(?, ?, ?, ?, ?, ?)";
     static final String DELETE_OLD = "DELETE FROM trend_minutes WHERE minute < ? LIMIT 10000";
     /** A day and an hour: the longest chart is a day. */
     static final long KEEP_MINUTES = 25 * 60;
@@ -49,6 +50,7 @@ public class TrendRecorder {
     private final Clock clock;
     private final String instance;
     private volatile long deletedBefore;
+    private final AtomicLong writes = new AtomicLong();
 
     public TrendRecorder(Pool pool, Clock clock) {
         this.pool = pool;
@@ -90,8 +92,9 @@ public class TrendRecorder {
     /** Writes every minute before {@code minute}; a test passes the next minute to write the current one. */
     public Uni<Integer> flushBefore(long minute) {
         List<Tuple> rows = new ArrayList<>();
-        drain(counts, minute, rows, LongAdder::sum);
-        drain(samples, minute, rows, AtomicLong::get);
+        long write = writes.incrementAndGet();
+        drain(counts, minute, write, rows, LongAdder::sum);
+        drain(samples, minute, write, rows, AtomicLong::get);
         Uni<Integer> written = Uni.createFrom().item(0);
         for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
             List<Tuple> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_INSERT));
@@ -117,12 +120,12 @@ public class TrendRecorder {
         return clock.millis() / 60_000;
     }
 
-    private <V> void drain(Map<Key, V> cells, long before, List<Tuple> rows, ToLongFunction<V> value) {
+    private <V> void drain(Map<Key, V> cells, long before, long write, List<Tuple> rows, ToLongFunction<V> value) {
         for (Key key : List.copyOf(cells.keySet())) {
             if (key.minute() < before) {
                 V cell = cells.remove(key);
                 String label = key.label().length() > LABEL_LENGTH ? key.label().substring(0, LABEL_LENGTH) : key.label();
-                rows.add(Tuple.of(key.minute(), key.series().stored(), label, instance, value.applyAsLong(cell)));
+                rows.add(Tuple.of(key.minute(), key.series().stored(), label, instance, write, value.applyAsLong(cell)));
             }
         }
     }

@@ -634,7 +634,7 @@ class DestinationsTest {
                 .then().statusCode(303).extract().cookie(ConsoleSessions.COOKIE);
         String page = given().cookie(ConsoleSessions.COOKIE, cookie).get("/admin/console/destinations").then()
                 .statusCode(200).extract().asString();
-        assertThat(page).contains("<td>limited</td>").contains("/to/dead").doesNotContain(FakeDestinations.HOOKS_SECRET);
+        assertThat(page).contains("<strong>limited</strong>").contains("/to/dead").doesNotContain(FakeDestinations.HOOKS_SECRET);
         java.util.regex.Matcher csrf = java.util.regex.Pattern.compile("\"X-Console-Csrf\": \"([^\"]+)\"").matcher(page);
         assertThat(csrf.find()).isTrue();
         given().cookie(ConsoleSessions.COOKIE, cookie).post("/admin/console/destinations/limited/disable").then()

@@ -3,6 +3,7 @@ package io.paycallback.provider;
 import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Ids;
+import io.paycallback.testsupport.MadeAccounts;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Providers;
@@ -13,6 +14,7 @@ import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -32,6 +34,13 @@ class AlipayCertificateModeTest extends AgainstFakeProviders {
 
     private final ProviderKeys keys = ProviderKeys.fromConfig();
 
+    private final MadeAccounts made = new MadeAccounts();
+
+    @AfterEach
+    void removeTheAccountsMade() {
+        made.removeAll();
+    }
+
     /** A merchant made through the API with the default merchant's app keys and the fake Alipay's certificates. */
     private String merchantInCertificateMode() {
         Config config = ConfigProvider.getConfig();
@@ -46,7 +55,7 @@ class AlipayCertificateModeTest extends AgainstFakeProviders {
                         "appPrivateKey", config.getValue("paycallback.merchants." + ProviderKeys.MERCHANT
                                 + ".alipay.app-private-key", String.class)))
                 .put("/admin/registry/merchants/" + id + "/accounts/alipay").then().statusCode(200);
-        return id;
+        return made.made(id, "alipay");
     }
 
     /** A paid notice of a new order of the merchant, signed with {@code key}. */

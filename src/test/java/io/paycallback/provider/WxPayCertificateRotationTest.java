@@ -5,6 +5,7 @@ import io.paycallback.lease.Scanner;
 import io.paycallback.testsupport.AgainstFakeProviders;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Ids;
+import io.paycallback.testsupport.MadeAccounts;
 import io.paycallback.testsupport.ManagementPort;
 import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
@@ -15,6 +16,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.security.PrivateKey;
@@ -43,6 +45,13 @@ class WxPayCertificateRotationTest extends AgainstFakeProviders {
     @Inject
     Scanner scanner;
 
+    private final MadeAccounts made = new MadeAccounts();
+
+    @AfterEach
+    void removeTheAccountsMade() {
+        made.removeAll();
+    }
+
     /** A merchant made through the API with the default merchant's API keys and no public key. */
     private String merchantInCertificateMode() {
         String id = ("wxcert-" + Ids.unique("").toLowerCase().replaceAll("[^a-z0-9]", "")).substring(0, 20);
@@ -54,7 +63,7 @@ class WxPayCertificateRotationTest extends AgainstFakeProviders {
                         "merchantSerial", ConfigProvider.getConfig().getValue(merchant + "merchant-serial", String.class),
                         "merchantPrivateKey", ConfigProvider.getConfig().getValue(merchant + "merchant-private-key", String.class)))
                 .put("/admin/registry/merchants/" + id + "/accounts/wxpay").then().statusCode(200);
-        return id;
+        return made.made(id, "wxpay");
     }
 
     /** A paid notice of a new order of the merchant, signed by WeChat Pay's certificate of {@code serial}. */

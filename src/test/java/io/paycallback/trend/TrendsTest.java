@@ -42,8 +42,8 @@ class TrendsTest {
         recorder.sample(TrendSeries.BACKLOG, "warehouse", 4);
         assertThat(recorder.flushBefore(minute + 2).await().indefinitely()).isEqualTo(2);
         // Another instance's rows of the same minute.
-        db.update("INSERT INTO trend_minutes (minute, series, label, instance, value) VALUES (?, 'callbacks', 'wxpay new',"
-                + " 'pod-b', 4), (?, 'backlog', 'warehouse', 'pod-b', 9)", minute, minute);
+        db.update("INSERT INTO trend_minutes (minute, series, label, instance, seq, value) VALUES (?, 'callbacks',"
+                + " 'wxpay new', 'pod-b', 1, 4), (?, 'backlog', 'warehouse', 'pod-b', 1, 9)", minute, minute);
 
         Trends.Picture picture = trends.read(Trends.Window.HOUR).await().indefinitely();
 
@@ -59,8 +59,8 @@ class TrendsTest {
     @Test
     void aSampleMissingFromAPointKeepsTheLevelBeforeAndACountMissingIsNone() {
         long minute = recorder.minute();
-        db.update("INSERT INTO trend_minutes (minute, series, label, instance, value) VALUES (?, 'dead_letters', 'payment',"
-                + " 'pod-a', 5), (?, 'processed', 'payment paid', 'pod-a', 12)", minute - 3, minute - 3);
+        db.update("INSERT INTO trend_minutes (minute, series, label, instance, seq, value) VALUES (?, 'dead_letters',"
+                + " 'payment', 'pod-a', 1, 5), (?, 'processed', 'payment paid', 'pod-a', 1, 12)", minute - 3, minute - 3);
 
         Trends.Picture picture = trends.read(Trends.Window.HOUR).await().indefinitely();
 
@@ -79,9 +79,10 @@ class TrendsTest {
 
         List<Trends.Line> lines = chart(trends.read(Trends.Window.HOUR).await().indefinitely(), "Delivered").lines();
 
-        assertThat(lines).extracting(Trends.Line::label).containsExactly("warehouse p50", "warehouse p99");
-        assertThat(lines.get(0).values()).endsWith(50L);
-        assertThat(lines.get(1).values()).endsWith(2_500L);
+        List<Trends.Line> warehouse = lines.stream().filter(line -> line.label().startsWith("warehouse ")).toList();
+        assertThat(warehouse).extracting(Trends.Line::label).containsExactly("warehouse p50", "warehouse p99");
+        assertThat(warehouse.get(0).values()).endsWith(50L);
+        assertThat(warehouse.get(1).values()).endsWith(2_500L);
     }
 
     @Test
