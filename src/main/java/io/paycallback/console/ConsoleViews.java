@@ -248,6 +248,7 @@ public final class ConsoleViews {
                 case DATABASE_UNREACHABLE -> ConsoleSessions.PATH;
                 case DESTINATION_DISABLED, DESTINATION_OPEN -> ConsoleSessions.PATH + "/destinations#destination-"
                         + attention.subject();
+                case CERTIFICATES_FAILING, CERTIFICATES_EXPIRING -> ConsoleSessions.PATH + "/merchants";
                 case STALE_PENDING -> ConsoleSessions.PATH + "#status-counts";
                 case DEAD_LETTERS -> ConsoleSessions.PATH + "/dead?table=" + attention.subject();
                 case STATEMENT_DIFFERENCES -> ConsoleSessions.PATH + "/statements";

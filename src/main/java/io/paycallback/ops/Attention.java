@@ -8,7 +8,8 @@ import java.util.Locale;
 /**
  * One thing on the overview that needs a person, most urgent concern first.
  *
- * @param subject what it is about: a destination's name or a leased table's label; empty for the whole service
+ * @param subject what it is about: a destination's name, a leased table's label or a WeChat Pay mchid; empty for the
+ *                whole service
  * @param count   how many rows or events it concerns
  * @param since   the oldest of them, where the service knows it; null otherwise
  * @param said    what it is, as a sentence
@@ -23,6 +24,10 @@ public record Attention(Concern concern, String subject, long count, LocalDateTi
         DESTINATION_DISABLED,
         /** A destination whose circuit is open: its events wait while probes fail. */
         DESTINATION_OPEN,
+        /** A merchant's WeChat Pay platform certificates could not be downloaded: a new serial will not verify. */
+        CERTIFICATES_FAILING,
+        /** The last WeChat Pay platform certificate a merchant holds expires within a week. */
+        CERTIFICATES_EXPIRING,
         /** Pending rows older than the stale threshold: something is not working them. */
         STALE_PENDING,
         /** Rows given up after their last try, or at once: each wants a replay, a requeue or a note. */

@@ -9,10 +9,15 @@ import io.paycallback.health.RecentRefusals;
 import io.paycallback.lease.LeasedTable;
 import io.paycallback.lease.LeasedTableRegistry;
 import io.paycallback.lease.RowStatus;
+import io.paycallback.provider.ProviderClients;
+import io.paycallback.provider.WxPayCertificates;
 import io.paycallback.statement.Discrepancies;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -29,6 +34,8 @@ import java.util.Map;
 public class OperationsOverview {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+    /** How long before its last WeChat Pay certificate expires a merchant is shown: a week to find out why. */
+    static final Duration EXPIRY_WARNING = Duration.ofDays(7);
 
     /** One leased table's rows; a count is capped where counting further would cost too much. */
     public record Table(String table, String label, Map<RowStatus, StatusCounts.Count> byStatus, long stalePending) {
@@ -48,9 +55,14 @@ public class OperationsOverview {
     private final RecentRefusals recent;
     private final DestinationControls destinations;
     private final Discrepancies discrepancies;
+    private final ProviderClients providers;
+    private final Clock clock;
 
     public OperationsOverview(LeasedTableRegistry tables, StatusCounts statusCounts, BacklogGauges backlog,
-                              RecentRefusals recent, DestinationControls destinations, Discrepancies discrepancies) {
+                              RecentRefusals recent, DestinationControls destinations, Discrepancies discrepancies,
+                              ProviderClients providers, Clock clock) {
+        this.providers = providers;
+        this.clock = clock;
         this.tables = tables;
         this.statusCounts = statusCounts;
         this.backlog = backlog;
@@ -65,6 +77,8 @@ public class OperationsOverview {
                 discrepancies.openByKind()).with((counts, gauges, views, differences) -> {
             List<Attention> attention = new ArrayList<>();
             views.forEach(view -> destination(view, attention));
+            providers.context().wxpayCertificates().held()
+                    .forEach(set -> attention.addAll(certificates(set, clock.instant())));
             List<Table> rows = new ArrayList<>();
             long stale = 0;
             long dead = 0;
@@ -102,6 +116,20 @@ public class OperationsOverview {
                         Attention.Concern.DATABASE_UNREACHABLE, "", 0, null,
                         "this instance could not read the database: " + failure.getMessage())), List.of(), 0, false, 0, 0,
                 recent.lastHour()), "the database could not be read"));
+    }
+
+    /** What a merchant's WeChat Pay certificates want of a person at {@code now}: nothing, or one concern or two. */
+    static List<Attention> certificates(WxPayCertificates.HeldSet set, Instant now) {
+        List<Attention> concerns = new ArrayList<>();
+        if (set.failing()) {
+            concerns.add(new Attention(Attention.Concern.CERTIFICATES_FAILING, set.mchid(), 1, null,
+                    "WeChat Pay platform certificates of mchid " + set.mchid() + " could not be downloaded: a notice"
+                            + " signed by a new serial will not verify"));
+        }
+        set.lastExpiry().filter(expiry -> expiry.isBefore(now.plus(EXPIRY_WARNING))).ifPresent(expiry -> concerns.add(
+                new Attention(Attention.Concern.CERTIFICATES_EXPIRING, set.mchid(), 1, null, "the last WeChat Pay"
+                        + " platform certificate of mchid " + set.mchid() + " expires at " + expiry)));
+        return concerns;
     }
 
     private static String count(long n, String noun) {

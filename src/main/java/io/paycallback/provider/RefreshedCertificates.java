@@ -46,6 +46,7 @@ final class RefreshedCertificates implements PlatformCertificates {
     private final Outcome outcome;
     private volatile Map<String, PublicKey> held = Map.of();
     private volatile boolean failing;
+    private volatile Optional<Instant> lastExpiry = Optional.empty();
     private CompletableFuture<Void> inFlight;
     private Instant lastAttempt;
     private Instant due;
@@ -77,6 +78,11 @@ final class RefreshedCertificates implements PlatformCertificates {
     /** Whether the last download failed (the set before it is held). */
     boolean failing() {
         return failing;
+    }
+
+    /** When the last certificate held stops being valid; empty before the first download. */
+    Optional<Instant> lastExpiry() {
+        return lastExpiry;
     }
 
     @Override
@@ -125,6 +131,7 @@ final class RefreshedCertificates implements PlatformCertificates {
                     Map<String, PublicKey> next = new HashMap<>();
                     certificates.forEach(certificate -> next.put(certificate.serial(), certificate.key()));
                     held = Map.copyOf(next);
+                    lastExpiry = certificates.stream().map(PlatformCertificate::notAfter).max(Instant::compareTo);
                     failing = false;
                     due = clock.instant().plus(timing.refresh());
                 } else {

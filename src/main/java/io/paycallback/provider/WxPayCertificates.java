@@ -21,8 +21,11 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,6 +96,27 @@ public final class WxPayCertificates {
         Gauge.builder("paycallback.wxpay.certificates.failing", this, WxPayCertificates::failing)
                 .description("Merchants and partners whose last download of WeChat Pay platform certificates failed")
                 .register(meters);
+    }
+
+    /**
+     * One set as an operator sees it.
+     *
+     * @param failing    whether its last download failed
+     * @param lastExpiry when the last certificate it holds stops being valid; empty before its first download
+     */
+    public record HeldSet(String mchid, boolean failing, Optional<Instant> lastExpiry) {
+    }
+
+    /** Every set held now. */
+    public List<HeldSet> held() {
+        List<HeldSet> held = new ArrayList<>();
+        for (WeakReference<RefreshedCertificates> reference : sets.values()) {
+            RefreshedCertificates set = reference.get();
+            if (set != null) {
+                held.add(new HeldSet(set.mchid(), set.failing(), set.lastExpiry()));
+            }
+        }
+        return held;
     }
 
     /** Looks at every set every {@code period}, and downloads those that are due. */

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import java.security.PrivateKey;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -158,6 +159,8 @@ class WxPayCertificateRotationTest extends AgainstFakeProviders {
 
         await().atMost(WAIT).until(() -> failures() > failedBefore);
         assertThat(failing()).isGreaterThanOrEqualTo(1);
+        assertThat(certificateConcerns()).as("the overview says so, naming the mchid")
+                .contains("certificates-failing " + keys.wxMchid());
         Send.post("/pay/callback/wxpay/" + merchantId, paidNotice(merchantId, ProviderKeys.WX_CERTIFICATE_SERIAL,
                 keys.wxPrivate())).then().statusCode(200);
 
@@ -166,5 +169,14 @@ class WxPayCertificateRotationTest extends AgainstFakeProviders {
         Send.post("/pay/callback/wxpay/" + merchantId, paidNotice(merchantId, next.serial(), next.privateKey()))
                 .then().statusCode(200);
         assertThat(failing()).isZero();
+        assertThat(certificateConcerns()).doesNotContain("certificates-failing " + keys.wxMchid());
+    }
+
+    /** The overview's concerns about certificates, as {@code <concern> <mchid>}. */
+    private static List<String> certificateConcerns() {
+        List<Map<String, Object>> attention = Api.as(Api.ALICE_TOKEN).get("/admin/overview").then().statusCode(200)
+                .extract().jsonPath().getList("attention");
+        return attention.stream().filter(item -> ((String) item.get("concern")).startsWith("certificates-"))
+                .map(item -> item.get("concern") + " " + item.get("subject")).toList();
     }
 }
