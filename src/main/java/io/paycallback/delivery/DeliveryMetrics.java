@@ -64,8 +64,10 @@ public class DeliveryMetrics {
         counters.get(destination).get(attempt.result()).increment();
         timers.get(destination).record(System.nanoTime() - attempt.startedNanos(), TimeUnit.NANOSECONDS);
         trends.count(TrendSeries.DELIVERIES, destination + " " + (attempt.delivered() ? "delivered" : "failed"), 1);
-        if (attempt.delivered()) {
-            trends.count(TrendSeries.DELIVERY_LATENCY, destination + " " + Trends.bucketLabel(attempt.latencyMillis()), 1);
-        }
+    }
+
+    /** An event delivered {@code ageMillis} after it was written, for the chart of how long delivery takes. */
+    void deliveredAfter(String destination, long ageMillis) {
+        trends.count(TrendSeries.DELIVERY_LATENCY, destination + " " + Trends.bucketLabel(ageMillis), 1);
     }
 }

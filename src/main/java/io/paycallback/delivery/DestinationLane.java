@@ -256,6 +256,7 @@ final class DestinationLane {
             if (attempt.delivered()) {
                 limit = Math.min(destination.concurrency(), limit + 1);
                 circuits.tried(destination.name(), false, null);
+                metrics.deliveredAfter(destination.name(), delivery.event().ageMillis());
                 outcomes.delivered(delivery, attempt);
             } else if (attempt.httpStatus() != null && attempt.httpStatus() == GONE) {
                 outcomes.gone(this, delivery, attempt);

@@ -78,7 +78,9 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     /** Not tried: this instance could not send it soon enough (a Retry-After pause, a full lane, the rate limit). */
     static final String DEFERRED = "deferred";
 
-    static final String LOAD = "SELECT id, source, type, destination, payload, traceparent FROM outbox WHERE id IN (%s)";
+    static final String LOAD = """
+            SELECT id, source, type, destination, payload, traceparent, TIMESTAMPDIFF(MICROSECOND, created_at, NOW(3)) AS age_us
+            FROM outbox WHERE id IN (%s)""";
     /** The outbox's lane column: each destination's events are leased apart (index (destination, status, next_retry_at)). */
     private static final String DESTINATION = "destination";
     static final String LOAD_FOR_ALERT = "SELECT type, destination, merchant_id, out_trade_no FROM outbox WHERE id = ?";

@@ -70,7 +70,8 @@ public class Outbox {
             "(?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))";
     static final String LOGGED_VALUES = "(?, ?, ?, ?, ?, ?, ?, 1, 0, NULL, NOW(3), NOW(3), NOW(3))";
     static final String WRITTEN_LEASED = """
-            SELECT id, source, type, destination, payload, traceparent FROM outbox WHERE lease_token = ? AND status = 0""";
+            SELECT id, source, type, destination, payload, traceparent, TIMESTAMPDIFF(MICROSECOND, created_at, NOW(3)) AS age_us
+            FROM outbox WHERE lease_token = ? AND status = 0""";
 
     static final String LIST_FOR_ORDER = """
             SELECT id, source, type, destination, status, retry_count, next_retry_at, last_error, payload, created_at

@@ -11,7 +11,10 @@ public enum TrendSeries {
     PROCESSED(Merge.SUM),
     /** Delivery tries, labelled {@code <destination> delivered|failed}. */
     DELIVERIES(Merge.SUM),
-    /** Delivered tries by how long the try took, labelled {@code <destination> <upper bound in ms>}. */
+    /**
+     * Delivered events by how long after their writing (the callback's processing) they were delivered, labelled
+     * {@code <destination> <upper bound in ms>}.
+     */
     DELIVERY_LATENCY(Merge.SUM),
     /** A destination's pending events, sampled; labelled by the destination. */
     BACKLOG(Merge.MAX),

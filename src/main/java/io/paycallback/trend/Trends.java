@@ -27,8 +27,9 @@ public class Trends {
             SELECT minute, series, label, SUM(value) AS total, MAX(value) AS top FROM trend_minutes
             WHERE minute >= ? AND minute < ? GROUP BY minute, series, label""";
 
-    /** Upper bounds of a delivered try's duration, in ms, that {@link TrendSeries#DELIVERY_LATENCY} counts by. */
-    public static final long[] LATENCY_BOUNDS = {50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000};
+    /** Upper bounds of a delivery's time, in ms, that {@link TrendSeries#DELIVERY_LATENCY} counts by; the last, more. */
+    public static final long[] LATENCY_BOUNDS = {50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000,
+            300_000, 1_800_000, 3_600_000};
 
     /** The windows an operator chooses from, in hours, and the minutes each point of a line covers. */
     public enum Window {
@@ -165,7 +166,10 @@ public class Trends {
         return new Chart(title, "rows", false, drawn);
     }
 
-    /** The p50 and p99 of each destination's delivered tries, as the upper bound of the bucket they fall in. */
+    /**
+     * The p50 and p99 of the time each destination's events took from their writing (in the callback's transaction) to
+     * their delivery, as the upper bound of the bucket they fall in.
+     */
     private static Chart latency(Map<String, long[]> buckets, int points) {
         Map<String, long[][]> byDestination = new TreeMap<>();
         if (buckets != null) {
@@ -190,7 +194,7 @@ public class Trends {
             drawn.add(new Line(destination + " p50", quantiles(histogram, 0.50)));
             drawn.add(new Line(destination + " p99", quantiles(histogram, 0.99)));
         });
-        return new Chart("Delivered tries' duration, p50 and p99 per destination", "ms", false, drawn);
+        return new Chart("Time from callback to delivered, p50 and p99 per destination", "ms", false, drawn);
     }
 
     static int bucketOf(String bound) {

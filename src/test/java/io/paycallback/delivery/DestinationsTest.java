@@ -2,16 +2,16 @@ package io.paycallback.delivery;
 
 import io.paycallback.console.ConsoleGuard;
 import io.paycallback.console.ConsoleSessions;
+import io.paycallback.lease.Lanes;
+import io.paycallback.lease.LeaseConfig;
+import io.paycallback.lease.LeaseProcessor;
+import io.paycallback.lease.LeaseStatements;
+import io.paycallback.lease.LeasedTable;
+import io.paycallback.lease.Scanner;
+import io.paycallback.lease.Worker;
 import io.paycallback.ops.Attention;
 import io.paycallback.ops.AuditAction;
 import io.paycallback.ops.AuditLog;
-import io.paycallback.lease.LeaseConfig;
-import io.paycallback.lease.LeaseProcessor;
-import io.paycallback.lease.LeasedTable;
-import io.paycallback.lease.Lanes;
-import io.paycallback.lease.LeaseStatements;
-import io.paycallback.lease.Scanner;
-import io.paycallback.lease.Worker;
 import io.paycallback.outbox.Outbox;
 import io.paycallback.testsupport.Api;
 import io.paycallback.testsupport.Db;
@@ -21,6 +21,8 @@ import io.paycallback.testsupport.ProviderKeys;
 import io.paycallback.testsupport.ProviderSigner;
 import io.paycallback.testsupport.Send;
 import io.paycallback.testsupport.SettableClock;
+import io.paycallback.trend.TrendRecorder;
+import io.paycallback.trend.Trends;
 import io.quarkus.test.junit.QuarkusMock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -93,6 +95,10 @@ class DestinationsTest {
     DestinationControls operations;
     @Inject
     AuditLog auditLog;
+    @Inject
+    TrendRecorder trendRecorder;
+    @Inject
+    Trends trends;
     @Inject
     SettableClock.Producer clocks;
     @Inject
@@ -521,6 +527,23 @@ class DestinationsTest {
         scanner.drain(Outbox.TABLE);
         assertThat(event(source, "slow").getInteger("status")).isEqualTo(1);
         assertThat(answered2xx(key(source, "slow"))).isEqualTo(1);
+    }
+
+    @Test
+    void aDeliveredEventCountsTheTimeSinceItsWritingForTheCharts() {
+        trendRecorder.flushBefore(trendRecorder.minute() + 2).await().indefinitely();
+        db.update("DELETE FROM trend_minutes WHERE series = 'delivery_latency'");
+        String source = paidOrder();
+        awaitEvent(source, "hooks", "status = 1");
+
+        trendRecorder.flushBefore(trendRecorder.minute() + 2).await().indefinitely();
+
+        List<Trends.Line> lines = trends.read(Trends.Window.HOUR).await().indefinitely().charts().stream()
+                .filter(chart -> chart.title().startsWith("Time from callback to delivered")).findFirst().orElseThrow()
+                .lines();
+        assertThat(lines).extracting(Trends.Line::label).contains("hooks p50", "hooks p99");
+        assertThat(lines).filteredOn(line -> line.label().equals("hooks p99")).singleElement()
+                .satisfies(line -> assertThat(line.values().get(line.values().size() - 1)).isPositive());
     }
 
     @Test
