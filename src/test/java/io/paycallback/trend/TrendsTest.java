@@ -77,7 +77,8 @@ class TrendsTest {
         recorder.count(TrendSeries.DELIVERY_LATENCY, "warehouse " + Trends.bucketLabel(2_000), 2);
         recorder.flushBefore(minute + 2).await().indefinitely();
 
-        List<Trends.Line> lines = chart(trends.read(Trends.Window.HOUR).await().indefinitely(), "Time from callback").lines();
+        Trends.Picture picture = trends.read(Trends.Window.HOUR).await().indefinitely();
+        List<Trends.Line> lines = chart(picture, "Time from callback").lines();
 
         List<Trends.Line> warehouse = lines.stream().filter(line -> line.label().startsWith("warehouse ")).toList();
         assertThat(warehouse).extracting(Trends.Line::label).containsExactly("warehouse p50", "warehouse p99");
