@@ -6,8 +6,11 @@ import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PublicKey;
 import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.X509EncodedKeySpec;
+import java.time.Instant;
+import java.util.Date;
 
 /** RSA public keys as operators paste them into configuration. */
 public final class PublicKeys {
@@ -26,6 +29,16 @@ public final class PublicKeys {
      * @param configKey named in the error so an operator can find the bad entry; the value itself is never echoed
      * @throws IllegalArgumentException when the value is not an RSA public key in one of those forms
      */
+    /** Whether {@code certificate} is valid at {@code now}: begun and not yet expired. */
+    public static boolean validAt(X509Certificate certificate, Instant now) {
+        try {
+            certificate.checkValidity(Date.from(now));
+            return true;
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
     public static RSAPublicKey parse(String pemOrBase64Der, String configKey) {
         if (pemOrBase64Der == null || pemOrBase64Der.isBlank()) {
             throw new IllegalArgumentException(configKey + " is empty");

@@ -70,15 +70,7 @@ class ConsoleBrowserTest {
         db = new Db(pool);
         Files.createDirectories(SHOTS);
         profile = Files.createTempDirectory("console-chromium");
-        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + profile, "--window-size=1280,900");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = chromium(profile);
         wait = new WebDriverWait(browser, Duration.ofSeconds(15));
     }
 
@@ -90,6 +82,23 @@ class ConsoleBrowserTest {
             Files.writeString(SHOTS.resolve("last.html"), browser.getCurrentUrl() + "\n" + browser.getPageSource());
             browser.quit();
         }
+        deleteProfile(profile);
+    }
+
+    /** Debian's headless Chromium at 1280 × 900 through Debian's chromedriver, with a profile of its own. */
+    static WebDriver chromium(Path profile) {
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + profile, "--window-size=1280,900");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    static void deleteProfile(Path profile) throws IOException {
         try (Stream<Path> files = Files.walk(profile)) {
             files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
         }

@@ -16,21 +16,15 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,14 +56,7 @@ class ProviderSignInBrowserTest {
         db = new Db(pool);
         Files.createDirectories(ConsoleBrowserTest.SHOTS);
         profile = Files.createTempDirectory("console-chromium");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(ConsoleBrowserTest.CHROMIUM);
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + profile, "--window-size=1280,900");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(ConsoleBrowserTest.CHROMEDRIVER)).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = ConsoleBrowserTest.chromium(profile);
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     }
 
@@ -82,9 +69,7 @@ class ProviderSignInBrowserTest {
             browser.quit();
         }
         if (profile != null) {
-            try (Stream<Path> files = Files.walk(profile)) {
-                files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-            }
+            ConsoleBrowserTest.deleteProfile(profile);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.paycallback.channel.alipay;
 
+import io.paycallback.channel.PublicKeys;
+
 import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +12,6 @@ import java.security.cert.X509Certificate;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -109,7 +110,7 @@ public final class AlipayCertificates {
         issuers.addAll(root);
         X509Certificate current = chain.get(0);
         for (int depth = 0; depth <= issuers.size(); depth++) {
-            if (!validAt(current, now)) {
+            if (!PublicKeys.validAt(current, now)) {
                 return Optional.of("is not valid now (a certificate of its chain has expired or is not yet valid)");
             }
             if (root.contains(current)) {
@@ -143,12 +144,4 @@ public final class AlipayCertificates {
         }
     }
 
-    private static boolean validAt(X509Certificate certificate, Instant now) {
-        try {
-            certificate.checkValidity(Date.from(now));
-            return true;
-        } catch (GeneralSecurityException e) {
-            return false;
-        }
-    }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.paycallback.channel.CallbackKind;
 import io.paycallback.channel.CallbackRequest;
 import io.paycallback.channel.JsonFields;
+import io.paycallback.channel.PublicKeys;
 import io.paycallback.channel.Rejection;
 
 import javax.crypto.SecretKey;
@@ -17,7 +18,6 @@ import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -65,7 +65,7 @@ public final class CertificateAnswer {
             if (!(certificate.getPublicKey() instanceof RSAPublicKey)) {
                 throw Rejection.malformed("a certificate's key is not RSA");
             }
-            if (validAt(certificate, now)) {
+            if (PublicKeys.validAt(certificate, now)) {
                 valid.add(new PlatformCertificate(serial, certificate.getPublicKey(), certificate.getNotAfter().toInstant()));
             }
         }
@@ -92,14 +92,6 @@ public final class CertificateAnswer {
         }
     }
 
-    private static boolean validAt(X509Certificate certificate, Instant now) {
-        try {
-            certificate.checkValidity(Date.from(now));
-            return true;
-        } catch (GeneralSecurityException e) {
-            return false;
-        }
-    }
 
     private static X509Certificate certificate(byte[] pem) throws Rejection {
         try {
