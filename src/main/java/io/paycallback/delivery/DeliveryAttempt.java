@@ -2,14 +2,15 @@ package io.paycallback.delivery;
 
 import io.paycallback.lease.RowLease;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * One HTTP try of an outbox event, as the relay saw it, before it is written to {@code delivery_attempts}. The
+ * One try of an outbox event (an HTTP request or a Kafka record), as the relay saw it, before it is written to {@code delivery_attempts}. The
  * response body is cut to {@value #BODY_LIMIT} bytes at a UTF-8 character boundary; it is stored, never logged.
  *
  * @param tryNumber      the row's failed tries before this one, plus one
- * @param httpStatus     null when no answer came
+ * @param httpStatus     null when no answer came, and for a Kafka record
  * @param error          why no answer came; null when one did
  * @param startedNanos   {@link System#nanoTime()} when the try started, so the row's time is the start of the try
  * @param responseLength the full answer's length in bytes; null when no answer came
@@ -27,6 +28,17 @@ public record DeliveryAttempt(long outboxId, int tryNumber, String destination, 
         return new DeliveryAttempt(lease.id(), lease.failures() + 1, destination,
                 status / 100 == 2 ? DeliveryResult.DELIVERED : DeliveryResult.REFUSED, status, null, startedNanos,
                 elapsedMillis(startedNanos), answer.length, truncate(answer));
+    }
+
+    /**
+     * A record the brokers acknowledged: no HTTP status, and where it landed as the answer.
+     *
+     * @param where its partition and offset
+     */
+    static DeliveryAttempt acknowledged(RowLease lease, String destination, String where, long startedNanos) {
+        byte[] answer = where.getBytes(StandardCharsets.UTF_8);
+        return new DeliveryAttempt(lease.id(), lease.failures() + 1, destination, DeliveryResult.DELIVERED, null, null,
+                startedNanos, elapsedMillis(startedNanos), answer.length, truncate(answer));
     }
 
     static DeliveryAttempt failed(RowLease lease, String destination, String error, long startedNanos) {
@@ -50,7 +62,8 @@ public record DeliveryAttempt(long outboxId, int tryNumber, String destination, 
     /** For the outbox row's last_error and the log: never the body, which may hold anything the destination sent. */
     public String describe() {
         return switch (result) {
-            case DELIVERED -> destination + " took it with HTTP " + httpStatus;
+            case DELIVERED -> httpStatus == null ? destination + " acknowledged it at "
+                    + new String(responseBody, StandardCharsets.UTF_8) : destination + " took it with HTTP " + httpStatus;
             case REFUSED -> destination + " answered HTTP " + httpStatus;
             case FAILED -> error;
             case UNKNOWN -> throw new IllegalStateException("a try made here has a result this build knows");

@@ -119,7 +119,7 @@ public class DestinationControls {
         return backlog.of(name).flatMap(pending -> backlog.lastDelivered(name).map(lastDelivered -> {
             Optional<DestinationCircuits.Circuit> circuit = circuits.circuit(name);
             FailureWindow.Counts window = circuits.window(name);
-            return new DestinationView(name, endpoint(destination.url()), circuits.state(name),
+            return new DestinationView(name, destination.endpoint().shown(), circuits.state(name),
                     circuit.map(DestinationCircuits.Circuit::since).orElse(null),
                     circuit.map(DestinationCircuits.Circuit::reason).orElse(null),
                     circuit.map(DestinationCircuits.Circuit::nextProbeAt).orElse(null), lastDelivered, window.tries(),

@@ -6,14 +6,9 @@ import io.paycallback.lease.RowLease;
 import io.paycallback.outbox.PendingEvent;
 import io.paycallback.tracing.SpanAttribute;
 import io.paycallback.tracing.SpanName;
-import io.paycallback.tracing.Traceparent;
 import io.paycallback.tracing.Traced;
 import io.paycallback.tracing.Tracing;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.core.buffer.Buffer;
-import io.vertx.mutiny.ext.web.client.HttpRequest;
-import io.vertx.mutiny.ext.web.client.HttpResponse;
-import io.vertx.mutiny.ext.web.client.WebClient;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -70,7 +65,7 @@ final class DestinationLane {
     }
 
     private final Destinations.Destination destination;
-    private final WebClient http;
+    private final Transport transport;
     private final Tracing tracing;
     private final Vertx vertx;
     private final Clock clock;
@@ -79,7 +74,6 @@ final class DestinationLane {
     private final Outcomes outcomes;
     private final RateLimiter limiter;
     private final long longestHoldNanos;
-    private final Duration retryAfterCap;
     private final ArrayDeque<Delivery> queue = new ArrayDeque<>();
     private final Refill refill;
     private final int capacity;
@@ -94,9 +88,9 @@ final class DestinationLane {
     /** On {@link #clock}, in nanoseconds: until then a drained lane does not lease by itself. */
     private long quietUntil;
 
-    DestinationLane(Destinations.Destination destination, WebClient http, Vertx vertx, Clock clock,
+    DestinationLane(Destinations.Destination destination, Transport transport, Vertx vertx, Clock clock,
                     DestinationCircuits circuits, DeliveryMetrics metrics, Outcomes outcomes, Refill refill,
-                    Duration leaseTime, Duration retryAfterCap, Duration scanInterval, Tracing tracing) {
+                    Duration leaseTime, Duration scanInterval, Tracing tracing) {
         this.destination = destination;
         this.tracing = tracing;
         this.refill = refill;
@@ -104,14 +98,13 @@ final class DestinationLane {
         this.capacity = destination.concurrency() * 32;
         this.quietNanos = scanInterval.toNanos();
         this.quietUntil = now(clock);
-        this.http = http;
+        this.transport = transport;
         this.vertx = vertx;
         this.clock = clock;
         this.circuits = circuits;
         this.metrics = metrics;
         this.outcomes = outcomes;
         this.limit = destination.concurrency();
-        this.retryAfterCap = retryAfterCap;
         // Sent only while enough of the lease is left for the try and its outcome: a row held longer goes back rather
         // than be sent after another instance may have leased it again.
         long leaseNanos = leaseTime.toNanos();
@@ -272,17 +265,21 @@ final class DestinationLane {
         });
     }
 
+    /** Lets go of the transport's connections and threads at shutdown. */
+    void close() {
+        transport.close();
+    }
+
     /** What the lane still holds, parked: its destination was disabled (it answered 410). */
     List<Delivery> drain() {
         return takeAll();
     }
 
     /**
-     * One request of the event, whatever the circuit says (a probe's, or one the lane started); {@code answered} runs
-     * on the event loop with its attempt and the Retry-After the answer carried (capped).
+     * One try of the event, whatever the circuit says (a probe's, or one the lane started); {@code answered} runs on
+     * the event loop with its attempt and the Retry-After the answer carried (capped).
      */
     void send(RowLease lease, PendingEvent event, Answered answered) {
-        long started = System.nanoTime();
         byte[] body = event.payload().getBytes(StandardCharsets.UTF_8);
         String key = event.idempotencyKey();
         // The try's span continues the trace of what wrote the event, and the destination continues the try's.
@@ -290,34 +287,17 @@ final class DestinationLane {
                 .set(SpanAttribute.DESTINATION, destination.name())
                 .set(SpanAttribute.EVENT_TYPE, event.type())
                 .set(SpanAttribute.EVENT_ID, key)
-                .set(SpanAttribute.TRY, lease.failures() + 1L)
-                .set(SpanAttribute.HTTP_METHOD, "POST");
-        HttpRequest<Buffer> request = http.postAbs(destination.url())
-                .putHeader("Content-Type", "application/json")
-                .putHeader("Idempotency-Key", key)
-                .timeout(destination.timeout().toMillis());
-        span.traceparent().or(event::traceparent)
-                .ifPresent(traceparent -> request.putHeader(Traceparent.HEADER, traceparent.value()));
-        destination.signer().ifPresent(signer -> {
-            WebhookSigner.Headers headers = signer.sign(key, body, clock.instant());
-            request.putHeader(WebhookSigner.ID, headers.id())
-                    .putHeader(WebhookSigner.TIMESTAMP, Long.toString(headers.timestamp()))
-                    .putHeader(WebhookSigner.SIGNATURE, headers.signature());
-        });
-        request.sendBuffer(Buffer.buffer(body)).subscribe().with(
-                response -> ended(answered, span, DeliveryAttempt.answered(lease, destination.name(), response.statusCode(),
-                        response.body() == null ? null : response.body().getBytes(), started), retryAfter(response)),
-                failure -> ended(answered, span, DeliveryAttempt.failed(lease, destination.name(),
-                        FailureReason.of(failure, destination.timeout()), started), Optional.empty()));
+                .set(SpanAttribute.TRY, lease.failures() + 1L);
+        Instant at = clock.instant();
+        Optional<WebhookSigner.Headers> signed = destination.signer().map(signer -> signer.sign(key, body, at));
+        transport.send(new Transport.Outgoing(lease, event, body, span.traceparent().or(event::traceparent), signed, at),
+                span, (attempt, retryAfter) -> ended(answered, span, attempt, retryAfter));
     }
 
     /** The outcome runs inside the try's span, so what it logs carries the event's trace id. */
     private void ended(Answered answered, Traced span, DeliveryAttempt attempt, Optional<Duration> retryAfter) {
         metrics.record(attempt);
         span.set(SpanAttribute.OUTCOME, attempt.result().label());
-        if (attempt.httpStatus() != null) {
-            span.set(SpanAttribute.HTTP_STATUS, attempt.httpStatus());
-        }
         if (!attempt.delivered()) {
             span.failed(attempt.result().label());
         }
@@ -326,13 +306,5 @@ final class DestinationLane {
         } finally {
             span.end();
         }
-    }
-
-    private Optional<Duration> retryAfter(HttpResponse<Buffer> response) {
-        if (response.statusCode() / 100 == 2) {
-            return Optional.empty();
-        }
-        return RetryAfter.parse(response.getHeader("Retry-After"), clock.instant())
-                .map(wait -> wait.compareTo(retryAfterCap) > 0 ? retryAfterCap : wait);
     }
 }

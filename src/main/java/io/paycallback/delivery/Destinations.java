@@ -34,8 +34,30 @@ public class Destinations {
      * @param signer    empty: delivered unsigned
      * @param rateLimit events per second on this instance; empty: no limit
      */
-    public record Destination(String name, String url, Duration timeout, int concurrency, Optional<WebhookSigner> signer,
-                              OptionalDouble rateLimit) {
+    public record Destination(String name, Endpoint endpoint, Duration timeout, int concurrency,
+                              Optional<WebhookSigner> signer, OptionalDouble rateLimit) {
+    }
+
+    /** Where a destination's events go. */
+    public sealed interface Endpoint {
+        /** How operators see it: nothing that may hold a credential. */
+        String shown();
+    }
+
+    /** Each event is POSTed to {@code url}. */
+    public record Http(String url) implements Endpoint {
+        @Override
+        public String shown() {
+            return DestinationControls.endpoint(url);
+        }
+    }
+
+    /** Each event is a record on a topic. */
+    public record Kafka(KafkaProducerSettings settings) implements Endpoint {
+        @Override
+        public String shown() {
+            return settings.endpoint();
+        }
     }
 
     private final Map<String, Destination> byName;
@@ -68,8 +90,9 @@ public class Destinations {
             LOG.warnf("Destination %s has no %ssigning-secret: its events are sent unsigned, and it cannot tell them "
                     + "from forged ones", name, prefix);
         }
-        return new Destination(name, settings.url(), settings.timeout(), settings.concurrency(), signer,
-                settings.rateLimit());
+        Endpoint endpoint = settings.kafka().<Endpoint>map(kafka -> new Kafka(KafkaProducerSettings.of(name, kafka,
+                settings.timeout()))).orElseGet(() -> new Http(settings.url().orElseThrow()));
+        return new Destination(name, endpoint, settings.timeout(), settings.concurrency(), signer, settings.rateLimit());
     }
 
     private static Optional<WebhookSigner> signer(String prefix, OutboxConfig.DestinationSettings settings) {

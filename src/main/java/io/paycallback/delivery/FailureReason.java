@@ -41,6 +41,10 @@ public record FailureReason(String said, String detail) {
     private static String said(Throwable failure, Duration timeout) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             String message = cause.getMessage() == null ? "" : cause.getMessage().toLowerCase(Locale.ROOT);
+            String kafka = kafka(cause, message, timeout);
+            if (kafka != null) {
+                return kafka;
+            }
             if (cause instanceof UnknownHostException || message.contains("failed to resolve")) {
                 return "host name not found";
             }
@@ -66,6 +70,33 @@ public record FailureReason(String said, String detail) {
                     || message.contains("connection was closed")) {
                 return "connection closed before an answer";
             }
+        }
+        return null;
+    }
+
+    /** A Kafka producer's failures, by the client's exception types (named, so no class is loaded for HTTP). */
+    private static String kafka(Throwable cause, String message, Duration timeout) {
+        String type = cause.getClass().getName();
+        if (!type.startsWith("org.apache.kafka.")) {
+            return null;
+        }
+        if (message.contains("not present in metadata")) {
+            return "no broker answered for the topic within " + seconds(timeout);
+        }
+        if (type.endsWith(".TimeoutException")) {
+            return "the brokers did not acknowledge within " + seconds(timeout);
+        }
+        if (type.endsWith("AuthorizationException")) {
+            return "not authorised to write to the topic";
+        }
+        if (type.endsWith("AuthenticationException")) {
+            return "the brokers refused the credentials";
+        }
+        if (type.endsWith(".RecordTooLargeException")) {
+            return "the record is larger than the brokers take";
+        }
+        if (type.endsWith(".InvalidTopicException") || type.endsWith(".UnknownTopicOrPartitionException")) {
+            return "the brokers have no such topic";
         }
         return null;
     }

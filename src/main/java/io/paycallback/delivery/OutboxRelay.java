@@ -25,10 +25,7 @@ import io.paycallback.trade.OutTradeNo;
 import io.paycallback.tracing.Tracing;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.impl.VertxInternal;
-import io.vertx.core.tracing.TracingPolicy;
-import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.ext.web.client.WebClient;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -79,14 +76,12 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     static final String DEFERRED = "deferred";
 
     static final String LOAD = """
-            SELECT id, source, type, destination, payload, traceparent, TIMESTAMPDIFF(MICROSECOND, created_at, NOW(3)) AS age_us
+            SELECT id, source, type, destination, merchant_id, out_trade_no, payload, traceparent, TIMESTAMPDIFF(MICROSECOND, created_at, NOW(3)) AS age_us
             FROM outbox WHERE id IN (%s)""";
     /** The outbox's lane column: each destination's events are leased apart (index (destination, status, next_retry_at)). */
     private static final String DESTINATION = "destination";
     static final String LOAD_FOR_ALERT = "SELECT type, destination, merchant_id, out_trade_no FROM outbox WHERE id = ?";
 
-    /** Idle connections are dropped before the usual servers' idle timeouts (JDK HttpServer 30 s, nginx 75 s). */
-    private static final int IDLE_SECONDS = 15;
 
     private final Pool pool;
     private final LeaseStatements leases;
@@ -97,7 +92,6 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
     private final ParkedEvents parked;
     private final Worker worker;
     private final LostRaces lostRaces;
-    private final List<WebClient> clients = new ArrayList<>();
     private final Map<String, DestinationLane> lanes = new HashMap<>();
     /**
      * Where the HTTP tries and their outcomes run: one event loop, which then also owns the clients' connections and
@@ -134,22 +128,18 @@ public class OutboxRelay implements LeaseHandler, DestinationLane.Outcomes {
         this.leaseTime = config.lease();
         this.transactionSize = Math.max(1, config.transactionSize());
         for (Destinations.Destination destination : destinations.all()) {
-            WebClient client = WebClient.create(vertx, new WebClientOptions()
-                    .setMaxPoolSize(destination.concurrency())
-                    .setKeepAliveTimeout(IDLE_SECONDS)
-                    .setConnectTimeout((int) destination.timeout().toMillis())
-                    .setFollowRedirects(false)
-                    // Each try is a span of ours that sends its own traceparent (DestinationLane).
-                    .setTracingPolicy(TracingPolicy.IGNORE));
-            clients.add(client);
-            lanes.put(destination.name(), new DestinationLane(destination, client, vertx, clock, circuits, metrics,
-                    this, this::refill, leaseTime, destinations.retryAfterCap(), config.scanInterval(), tracing));
+            Transport transport = destination.endpoint() instanceof Destinations.Kafka kafka
+                    ? new KafkaTransport(destination, kafka)
+                    : new HttpTransport(destination, (Destinations.Http) destination.endpoint(), vertx, clock,
+                    destinations.retryAfterCap());
+            lanes.put(destination.name(), new DestinationLane(destination, transport, vertx, clock, circuits, metrics,
+                    this, this::refill, leaseTime, config.scanInterval(), tracing));
         }
     }
 
     @PreDestroy
     void close() {
-        clients.forEach(WebClient::close);
+        lanes.values().forEach(DestinationLane::close);
     }
 
     @Override

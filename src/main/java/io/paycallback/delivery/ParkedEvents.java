@@ -52,7 +52,7 @@ public class ParkedEvents {
             UPDATE outbox SET lease_token = ?, next_retry_at = DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), updated_at = NOW(3)
             WHERE id = ? AND status = 0 AND lease_token = ?""";
     static final String LEASED_ROW = """
-            SELECT id, source, type, destination, payload, traceparent, retry_count,
+            SELECT id, source, type, destination, merchant_id, out_trade_no, payload, traceparent, retry_count,
                    TIMESTAMPDIFF(MICROSECOND, created_at, NOW(3)) AS age_us
             FROM outbox WHERE id = ? AND lease_token = ?""";
 

@@ -90,7 +90,8 @@ public class DestinationActions {
                 entry.logged();
                 return ActionResult.done(new Probed(delivered.destination(), true, DeliveryResult.DELIVERED,
                         delivered.httpStatus(), null, delivered.latencyMs(), delivered.auditEntry()),
-                        name + " took the probe (HTTP " + delivered.httpStatus() + " in " + delivered.latencyMs()
+                        name + " took the probe (" + (delivered.httpStatus() == null ? "acknowledged"
+                                : "HTTP " + delivered.httpStatus()) + " in " + delivered.latencyMs()
                                 + " ms): its circuit is closed and its waiting events are due");
             }
             if (probe instanceof DestinationResults.Probe.Failed failed) {

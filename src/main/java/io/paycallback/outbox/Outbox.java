@@ -70,7 +70,7 @@ public class Outbox {
             "(?, ?, ?, ?, ?, ?, ?, 0, 0, ?, DATE_ADD(NOW(3), INTERVAL ? MICROSECOND), NOW(3), NOW(3))";
     static final String LOGGED_VALUES = "(?, ?, ?, ?, ?, ?, ?, 1, 0, NULL, NOW(3), NOW(3), NOW(3))";
     static final String WRITTEN_LEASED = """
-            SELECT id, source, type, destination, payload, traceparent, TIMESTAMPDIFF(MICROSECOND, created_at, NOW(3)) AS age_us
+            SELECT id, source, type, destination, merchant_id, out_trade_no, payload, traceparent, TIMESTAMPDIFF(MICROSECOND, created_at, NOW(3)) AS age_us
             FROM outbox WHERE lease_token = ? AND status = 0""";
 
     static final String LIST_FOR_ORDER = """
@@ -110,7 +110,11 @@ public class Outbox {
         // refuse both at start-up, naming the key.
         config.destinations().forEach((name, destination) -> {
             String key = "paycallback.downstream.destinations." + name;
-            if (!HTTP_URL.matcher(destination.url()).matches()) {
+            if (destination.url().isPresent() == destination.kafka().isPresent()) {
+                throw new IllegalArgumentException(key + ": set exactly one of " + key + ".url (HTTP) and " + key
+                        + ".kafka.* (a Kafka topic)");
+            }
+            if (destination.url().isPresent() && !HTTP_URL.matcher(destination.url().get()).matches()) {
                 throw new IllegalArgumentException(key + ".url is not an http:// or https:// URL");
             }
             destination.events().forEach(wire -> {

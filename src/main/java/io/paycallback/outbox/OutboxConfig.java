@@ -27,17 +27,23 @@ public interface OutboxConfig {
     @WithDefault("1h")
     Duration parkedFor();
 
+    /** A destination is either an HTTP endpoint ({@code url}) or a Kafka topic ({@code kafka.*}), never both. */
     interface DestinationSettings {
-        String url();
+        /** Where events are POSTed; absent for a Kafka destination. */
+        Optional<String> url();
+
+        /** The topic events are published to; absent for an HTTP destination. */
+        Optional<KafkaSettings> kafka();
 
         /** Event types delivered to this destination. */
         List<String> events();
 
+        /** How long a try may take: an HTTP answer, or the brokers' acknowledgement of a Kafka record. */
         @WithDefault("5s")
         @WithName("timeout")
         Duration timeout();
 
-        /** Requests in flight at once to this destination, on each instance. */
+        /** Requests (or unacknowledged Kafka records) in flight at once to this destination, on each instance. */
         @WithDefault("8")
         int concurrency();
 
@@ -52,5 +58,53 @@ public interface OutboxConfig {
 
         /** Events per second sent to this destination, on each instance; absent: no limit. */
         OptionalDouble rateLimit();
+    }
+
+    /**
+     * A Kafka destination: the brokers, the topic, and the client security a real cluster needs. The producer is
+     * idempotent with {@code acks=all} whatever is set here (delivery/KafkaProducerSettings).
+     */
+    interface KafkaSettings {
+        /** {@code host:port[,host:port...]}. */
+        String bootstrapServers();
+
+        String topic();
+
+        /** PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL. */
+        @WithDefault("PLAINTEXT")
+        String securityProtocol();
+
+        /** PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER; required with a SASL protocol. */
+        Optional<String> saslMechanism();
+
+        /** For PLAIN and SCRAM. */
+        Optional<String> saslUsername();
+
+        Optional<String> saslPassword();
+
+        /** For OAUTHBEARER: the identity provider's token endpoint, and this client's credentials there. */
+        Optional<String> oauthTokenEndpointUrl();
+
+        Optional<String> oauthClientId();
+
+        Optional<String> oauthClientSecret();
+
+        Optional<String> oauthScope();
+
+        /** A trust store for brokers whose certificates the JVM's default trust store does not cover (PKCS12 or PEM). */
+        Optional<String> sslTruststoreLocation();
+
+        Optional<String> sslTruststorePassword();
+
+        /** A key store for brokers that want a client certificate (mutual TLS). */
+        Optional<String> sslKeystoreLocation();
+
+        Optional<String> sslKeystorePassword();
+
+        /**
+         * Any other producer setting by its Kafka name, e.g. {@code properties."compression.type"=lz4}; the settings
+         * above and the delivery guarantees ({@code acks}, {@code enable.idempotence}, timeouts) cannot be overridden.
+         */
+        Map<String, String> properties();
     }
 }

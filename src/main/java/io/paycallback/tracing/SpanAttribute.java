@@ -19,7 +19,9 @@ public enum SpanAttribute {
     EVENT_ID("pay.event.id"),
     TRY("pay.try"),
     HTTP_METHOD("http.request.method"),
-    HTTP_STATUS("http.response.status_code");
+    HTTP_STATUS("http.response.status_code"),
+    MESSAGING_SYSTEM("messaging.system"),
+    MESSAGING_DESTINATION("messaging.destination.name");
 
     private final AttributeKey<String> text;
     private final AttributeKey<Long> number;

@@ -58,7 +58,8 @@ class DestinationsConfigTest {
     private static OutboxConfig.DestinationSettings destination(Optional<String> secret, Optional<String> previous,
                                                                        Optional<String> expiresAt) {
         Map<String, Object> answers = new HashMap<>();
-        answers.put("url", "http://localhost/warehouse");
+        answers.put("url", Optional.of("http://localhost/warehouse"));
+        answers.put("kafka", Optional.empty());
         answers.put("events", List.of("order.paid"));
         answers.put("timeout", Duration.ofSeconds(5));
         answers.put("concurrency", 8);
@@ -82,7 +83,7 @@ class DestinationsConfigTest {
     }
 
     /** A configuration interface answering only the methods named. */
-    private static <T> T stub(Class<T> type, Map<String, Object> answers) {
+    static <T> T stub(Class<T> type, Map<String, Object> answers) {
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
             if (!answers.containsKey(method.getName())) {
                 throw new UnsupportedOperationException(method.getName());

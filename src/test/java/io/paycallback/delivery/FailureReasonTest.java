@@ -45,6 +45,21 @@ class FailureReasonTest {
     }
 
     @Test
+    void namesTheFailuresOfAKafkaRecord() {
+        assertThat(headline(new org.apache.kafka.common.errors.TimeoutException(
+                "Topic payments not present in metadata after 5000 ms."))).isEqualTo("no broker answered for the topic within 5 s");
+        assertThat(headline(new org.apache.kafka.common.errors.TimeoutException(
+                "Expiring 1 record(s) for payments-0:5005 ms has passed since batch creation")))
+                .isEqualTo("the brokers did not acknowledge within 5 s");
+        assertThat(headline(new org.apache.kafka.common.errors.TopicAuthorizationException("Not authorized to access topics")))
+                .isEqualTo("not authorised to write to the topic");
+        assertThat(headline(new org.apache.kafka.common.errors.SaslAuthenticationException("Authentication failed")))
+                .isEqualTo("the brokers refused the credentials");
+        assertThat(headline(new org.apache.kafka.common.errors.RecordTooLargeException("too large")))
+                .isEqualTo("the record is larger than the brokers take");
+    }
+
+    @Test
     void leavesWhatItDoesNotKnowAsTheExceptionAlone() {
         String odd = FailureReason.of(new IllegalStateException("something else"), FIVE_SECONDS);
 
