@@ -53,7 +53,8 @@ public final class ConfigKeys {
 
         public boolean matches(String property) {
             String[] want = pattern.split("\\.");
-            String[] have = property.split("\\.");
+            // A map key with dots is quoted, as SmallRye reads it: properties."compression.type".
+            String[] have = property.split("\\.(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
             if (want.length != have.length) {
                 return false;
             }
