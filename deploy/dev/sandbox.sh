@@ -8,6 +8,9 @@
 #   bash deploy/dev/sandbox.sh [maven options, e.g. -o or -Dquarkus.http.port=18080]
 #
 # Environment: SANDBOX_PORT, the fakes' port (default 8088; control endpoints at http://127.0.0.1:8088/control/...).
+# SANDBOX_KAFKA=1 also starts a local Kafka broker (deploy/kafka/start.sh; it keeps running after dev mode ends, until
+# `bash deploy/kafka/start.sh stop`) and adds the destination `bus`, every event type on the topic pay-callback.events,
+# signed with a dev-only secret: `bash deploy/kafka/start.sh watch pay-callback.events` shows each record with its headers.
 # Ctrl-C ends dev mode, then the fakes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -42,5 +45,15 @@ done <"$dir/dev.properties"
 # The first order query 20 s after an order is registered, the refund queries every 20 s for a while (defaults: 5m and
 # 5m,15m,...): the loops a person watches in the console.
 settings+=(-Dpaycallback.reconcile.after=20s -Dpaycallback.reconcile.schedule=20s,20s,20s,1m,5m,1h)
+
+if [[ ${SANDBOX_KAFKA:-0} == 1 ]]; then
+  brokers=$(bash deploy/kafka/start.sh | tail -1)
+  bus=-Dpaycallback.downstream.destinations.bus
+  settings+=("$bus.kafka.bootstrap-servers=$brokers" "$bus.kafka.topic=pay-callback.events"
+    "$bus.events=order.paid,refund.requested,refund.submitted,refund.succeeded,refund.failed,alert"
+    "$bus.signing-secret=whsec_c2FuZGJveC1vbmx5LXNpZ25pbmctc2VjcmV0LTMyYg==")
+  echo "sandbox: Kafka destination bus on $brokers, topic pay-callback.events;" \
+    "watch it with: bash deploy/kafka/start.sh watch pay-callback.events"
+fi
 
 ./mvnw quarkus:dev "${settings[@]}" "$@"
