@@ -51,8 +51,12 @@ EXTRA_JAVA_OPTS=${EXTRA_JAVA_OPTS:-}
 # work, so the bench mutes it by default (OUTBOX_LOG=INFO measures it).
 OUTBOX_LOG=${OUTBOX_LOG:-WARN}
 # A subset of phases for profiling and tuning experiments; the report then only has their rows.
-PHASES=" ${PHASES:-ceiling limit stripe wxpay storm drain delivery e2e isolation statement} "
+PHASES=" ${PHASES:-ceiling limit stripe wxpay storm openloop drain delivery e2e isolation statement} "
 phase() { [[ $PHASES == *" $1 "* ]]; }
+# The open-loop phase: unique paid stripe callbacks at a fixed arrival rate (bench/OpenLoop, wrk2's model: latency from
+# when each request was due), at these shares of the same run's closed-loop stripe req/s, for OPEN_LOOP_SECONDS each.
+OPEN_LOOP_SHARES=${OPEN_LOOP_SHARES:-50 80}
+OPEN_LOOP_SECONDS=${OPEN_LOOP_SECONDS:-30}
 
 # paycallback.retry.transaction-size for the drain and e2e phases: a space-separated list runs those phases once per
 # value in the same run (the service restarted with each), so an A/B shares one ceiling and one machine state.
@@ -330,6 +334,30 @@ wrk_run() { # name file [cycle]
     record "$1_$field" "$(sed -n "s/.* $field=\([0-9.]*\).*/\1/p" <<<"$result")"
   done
   cpu_record "$1" "$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$result")"
+}
+
+# p50 / p99 / p99.9 at fixed arrival rates below the maximum: at 64 connections on two cores the closed-loop p99 is
+# mostly queueing behind the other 63, which a real provider's pushes (arriving when they arrive) do not cause.
+open_loop() {
+  local max share rate n out result field
+  max=$(awk -F'\t' -v r="$RUN" '$1 == r && $2 == "stripe_rps" {print $3}' "$RESULTS")
+  [[ -n $max ]] || { log "openloop: needs the stripe phase's req/s in the same run"; return; }
+  for share in $OPEN_LOOP_SHARES; do
+    rate=$(awk -v m="$max" -v s="$share" 'BEGIN {printf "%.0f", m * s / 100}')
+    n=$(awk -v r="$rate" -v d="$OPEN_LOOP_SECONDS" 'BEGIN {printf "%.0f", r * d}')
+    generate requests "$WORK/keys" stripe "$n" "O$RUN-$share-" "$WORK/openloop.req"
+    create_orders "O$RUN-$share-" "$n" USD
+    cpu_mark
+    out=$(java -cp "$GEN_CP" io.paycallback.bench.OpenLoop "127.0.0.1:$HTTP_PORT" "$WORK/openloop.req" "$rate" \
+      "$OPEN_LOOP_SECONDS" "$CONNS")
+    result=$(grep '^RESULT' <<<"$out")
+    log "openloop $share % of $max req/s: ${result#RESULT }"
+    for field in rate achieved non200 errors p50 p90 p99 p999 max; do
+      record "openloop${share}_$field" "$(sed -n "s/.* $field=\([0-9.]*\).*/\1/p" <<<"$result")"
+    done
+    cpu_record "openloop${share}" "$n"
+    settle 120
+  done
 }
 
 ceiling() {
@@ -819,6 +847,12 @@ report() {
     row "duplicate storm p99 ms" "$(median storm_p99)" "" "<= 40" "$(pass "$(median storm_p99)" '<=' 40)" storm_p99
     non=$(awk -F'\t' '$2=="storm_non200" || $2=="storm_socket_errors" {s+=$3; n++} END {if (n) print s+0}' "$RESULTS")
     row "duplicate storm non-200 + socket errors (all runs)" "$non" "" "0" "$(pass "$non" '==' 0)" storm_non200
+    for share in $OPEN_LOOP_SHARES; do
+      row "open loop at $share % of the stripe req/s ($(median openloop${share}_rate) req/s asked, $(median openloop${share}_achieved) sent), p50 / p99 / p99.9 ms" \
+        "$(median openloop${share}_p50) / $(median openloop${share}_p99) / $(median openloop${share}_p999)" "" \
+        "$([[ $share == 80 ]] && echo "p99 <= 40" || echo "-")" \
+        "$([[ $share == 80 ]] && pass "$(median openloop${share}_p99)" '<=' 40 || echo "-")" openloop${share}_p99
+    done
     row "duplicate storm rows stored" "$(median storm_rows)" "" "exactly 1" "$(awk -F'\t' '$2=="storm_rows" {n++; if ($3 != 1) bad=1} END {print (!n ? "n/a" : bad ? "FAIL" : "pass")}' "$RESULTS")" storm_rows
     # Processing figures: one row per BATCH value, side by side.
     for b in "${BATCH_LABELS[@]}"; do
@@ -970,6 +1004,10 @@ for RUN in $(seq 1 "$RUNS"); do
       record rss_mb "$(rss_mb)"
       record wxpay_rows "$(sql "$DB" -e "SELECT COUNT(*) FROM pay_callback_log WHERE out_trade_no LIKE 'W$RUN-%'")"
       settle 120
+    fi
+
+    if phase openloop; then
+      open_loop
     fi
 
     if phase storm; then
