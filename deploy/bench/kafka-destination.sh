@@ -51,19 +51,9 @@ SINK_PID=$!
 for _ in $(seq 1 50); do [[ -s $WORK/sink.port ]] && break; sleep 0.2; done
 SINK_URL=http://127.0.0.1:$(head -1 "$WORK/sink.port")/events
 
-mariadb -uroot <<SQL
-DROP DATABASE IF EXISTS \`$DB\`;
-CREATE DATABASE \`$DB\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
-CREATE USER IF NOT EXISTS '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
-ALTER USER '$DB_USER'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
-GRANT ALL ON \`$DB\`.* TO '$DB_USER'@'127.0.0.1';
-SQL
+bash deploy/bench/own-database.sh "$DB" "$DB_USER" "$DB_PASSWORD"
 
-JAVA_OPTS=$(bash deploy/image-java-opts.sh)
-JAVA_OPTS=$(sed -E 's/-Dquarkus.http.host=[^ ]*//' <<<"$JAVA_OPTS")
-if (($("$SERVICE_JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p') < 25)); then
-  JAVA_OPTS=${JAVA_OPTS//-XX:+UseCompactObjectHeaders/}
-fi
+JAVA_OPTS=$(bash deploy/image-java-opts.sh "$SERVICE_JAVA")
 if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$PORT/"; then echo "port $PORT is taken" >&2; exit 1; fi
 D=-Dpaycallback.downstream.destinations
 # shellcheck disable=SC2086 # an option list
