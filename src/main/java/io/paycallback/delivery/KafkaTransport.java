@@ -7,6 +7,7 @@ import io.vertx.core.Context;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import java.nio.charset.StandardCharsets;
@@ -64,6 +65,17 @@ final class KafkaTransport implements Transport {
                 outgoing.body(), headers(outgoing));
         try {
             sending.execute(() -> {
+                // While the topic's metadata is missing each send() blocks for up to the timeout, and the tries queued
+                // behind it on this one thread would each wait that long again (16 s for a 2 s timeout with eight in
+                // flight, long after their leases ran out): a try that has already waited its whole timeout is failed
+                // unsent, as one that found no broker, so none takes much more than twice its timeout.
+                long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                if (waited >= destination.timeout().toMillis()) {
+                    TimeoutException unsent = new TimeoutException("Topic " + topic + " not present in metadata for the "
+                            + waited + " ms this record waited behind earlier ones");
+                    loop.runOnContext(ignored -> ended.ended(failed(outgoing, unsent, started), Optional.empty()));
+                    return;
+                }
                 try {
                     producer.send(record, (metadata, failure) -> loop.runOnContext(ignored -> ended.ended(failure == null
                             ? DeliveryAttempt.acknowledged(outgoing.lease(), destination.name(),
