@@ -1,9 +1,9 @@
 package io.paycallback.delivery;
 
+import io.paycallback.testsupport.ConfigStub;
 import io.paycallback.outbox.OutboxConfig;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -67,28 +67,19 @@ class DestinationsConfigTest {
         answers.put("previousSigningSecret", previous);
         answers.put("previousSigningSecretExpiresAt", expiresAt);
         answers.put("rateLimit", OptionalDouble.empty());
-        return stub(OutboxConfig.DestinationSettings.class, answers);
+        return ConfigStub.of(OutboxConfig.DestinationSettings.class, answers);
     }
 
     private static Destinations destinations(OutboxConfig.DestinationSettings warehouse) {
-        DeliveryConfig.Schedule schedule = stub(DeliveryConfig.Schedule.class, Map.of(
+        DeliveryConfig.Schedule schedule = ConfigStub.of(DeliveryConfig.Schedule.class, Map.of(
                 "backoff", List.of(Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofMinutes(30), Duration.ofHours(2),
                         Duration.ofHours(5), Duration.ofHours(10), Duration.ofHours(10)),
                 "jitter", 0.2, "retryAfterCap", Duration.ofHours(1)));
-        DeliveryConfig.Breaker breaker = stub(DeliveryConfig.Breaker.class, Map.of(
+        DeliveryConfig.Breaker breaker = ConfigStub.of(DeliveryConfig.Breaker.class, Map.of(
                 "minTries", 10, "failureRatio", 0.7, "window", Duration.ofMinutes(5),
                 "probeInterval", Duration.ofSeconds(30), "disableAfter", Duration.ofDays(3)));
-        OutboxConfig outbox = stub(OutboxConfig.class, Map.of("destinations", Map.of("warehouse", warehouse)));
-        return new Destinations(outbox, stub(DeliveryConfig.class, Map.of("schedule", schedule, "breaker", breaker)));
+        OutboxConfig outbox = ConfigStub.of(OutboxConfig.class, Map.of("destinations", Map.of("warehouse", warehouse)));
+        return new Destinations(outbox, ConfigStub.of(DeliveryConfig.class, Map.of("schedule", schedule, "breaker", breaker)));
     }
 
-    /** A configuration interface answering only the methods named. */
-    static <T> T stub(Class<T> type, Map<String, Object> answers) {
-        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
-            if (!answers.containsKey(method.getName())) {
-                throw new UnsupportedOperationException(method.getName());
-            }
-            return answers.get(method.getName());
-        }));
-    }
 }

@@ -12,7 +12,7 @@ import java.util.UUID;
 
 /**
  * Two Kafka destinations for {@link KafkaDestinationTest}: {@code bus} on the test JVM's broker ({@link KafkaBroker}),
- * a topic of three partitions made for this run, signed; and {@code dead}, whose only broker is a port nothing listens
+ * a topic of three partitions made for this run, signed; and {@code brokerless}, whose only broker is a port nothing listens
  * on. This class runs in another class loader than the tests, so it hands the broker's address and the topic over as
  * configuration ({@code test.kafka.*}).
  */
@@ -39,11 +39,11 @@ public class KafkaDestinationResource implements QuarkusTestResourceLifecycleMan
         config.put(bus + "events", "order.paid,refund.requested,refund.succeeded,refund.failed");
         config.put(bus + "signing-secret", SECRET);
         config.put(bus + "concurrency", "16");
-        String dead = "paycallback.downstream.destinations.dead.";
-        config.put(dead + "kafka.bootstrap-servers", "127.0.0.1:" + FreePorts.next());
-        config.put(dead + "kafka.topic", "nobody-reads-this");
-        config.put(dead + "events", "order.paid");
-        config.put(dead + "timeout", "1s");
+        String brokerless = "paycallback.downstream.destinations.brokerless.";
+        config.put(brokerless + "kafka.bootstrap-servers", "127.0.0.1:" + FreePorts.next());
+        config.put(brokerless + "kafka.topic", "nobody-reads-this");
+        config.put(brokerless + "events", "order.paid");
+        config.put(brokerless + "timeout", "1s");
         config.put("paycallback.downstream.breaker.min-tries", "3");
         config.put("test.kafka.bootstrap-servers", bootstrap);
         config.put("test.kafka.topic", topic);

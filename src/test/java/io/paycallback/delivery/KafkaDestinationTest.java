@@ -84,18 +84,18 @@ class KafkaDestinationTest {
         signer = new ProviderSigner(ProviderKeys.fromConfig());
     }
 
-    /** The dead destination's events would be tried by every later suite's scanner, which knows no such destination. */
+    /** The brokerless destination's events would be tried by every later suite's scanner, which knows no such destination. */
     @AfterEach
-    void forgetTheDeadDestinationsEvents() {
-        db.update("DELETE FROM delivery_attempts WHERE destination = 'dead'");
-        db.update("DELETE FROM outbox WHERE destination = 'dead'");
+    void forgetTheBrokerlessDestinationsEvents() {
+        db.update("DELETE FROM delivery_attempts WHERE destination = 'brokerless'");
+        db.update("DELETE FROM outbox WHERE destination = 'brokerless'");
     }
 
     /** Its open circuit would be on every later suite's first screen. */
     @AfterAll
-    static void forgetTheDeadDestination() {
+    static void forgetTheBrokerlessDestination() {
         new Db(Arc.container().instance(Pool.class).get())
-                .update("DELETE FROM destination_circuits WHERE destination = 'dead'");
+                .update("DELETE FROM destination_circuits WHERE destination = 'brokerless'");
     }
 
     private String paidOrder() {
@@ -220,13 +220,13 @@ class KafkaDestinationTest {
 
         recordsOf(orders, orders.size());
         awaitDelivered("sink", orders);
-        await().atMost(WAIT).until(() -> destinations.get("dead").await().indefinitely().orElseThrow().state()
+        await().atMost(WAIT).until(() -> destinations.get("brokerless").await().indefinitely().orElseThrow().state()
                 == DestinationState.OPEN);
 
-        DestinationView dead = destinations.get("dead").await().indefinitely().orElseThrow();
-        assertThat(dead.endpoint()).startsWith("kafka://127.0.0.1:").endsWith("/nobody-reads-this");
-        assertThat(dead.reason()).contains("no broker answered for the topic within 1 s");
-        assertThat(db.count("SELECT COUNT(*) FROM outbox WHERE destination = 'dead' AND status = 0 AND out_trade_no IN ("
+        DestinationView brokerless = destinations.get("brokerless").await().indefinitely().orElseThrow();
+        assertThat(brokerless.endpoint()).startsWith("kafka://127.0.0.1:").endsWith("/nobody-reads-this");
+        assertThat(brokerless.reason()).contains("no broker answered for the topic within 1 s");
+        assertThat(db.count("SELECT COUNT(*) FROM outbox WHERE destination = 'brokerless' AND status = 0 AND out_trade_no IN ("
                 + placeholders(orders) + ")", orders.toArray())).as("its events wait, none lost").isEqualTo(orders.size());
         Map<String, Object> view = Api.as(Api.ALICE_TOKEN).get("/admin/destinations/bus").then().statusCode(200)
                 .extract().jsonPath().getMap("$");

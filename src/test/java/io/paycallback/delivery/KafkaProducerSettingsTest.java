@@ -1,6 +1,7 @@
 package io.paycallback.delivery;
 
 import io.paycallback.outbox.OutboxConfig;
+import io.paycallback.testsupport.ConfigStub;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -102,6 +103,6 @@ class KafkaProducerSettingsTest {
         }
         answers.put("properties", Map.of());
         answers.putAll(overrides);
-        return DestinationsConfigTest.stub(OutboxConfig.KafkaSettings.class, answers);
+        return ConfigStub.of(OutboxConfig.KafkaSettings.class, answers);
     }
 }

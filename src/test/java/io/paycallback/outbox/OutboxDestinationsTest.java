@@ -1,15 +1,16 @@
 package io.paycallback.outbox;
 
+import io.paycallback.testsupport.ConfigStub;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paycallback.lease.LeaseConfig;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,6 +27,22 @@ class OutboxDestinationsTest {
     }
 
     @Test
+    void aDestinationIsAUrlOrAKafkaTopicNeverBothNorNeither() {
+        for (boolean both : new boolean[] {true, false}) {
+            Map<String, Object> answers = Map.of("url", both ? Optional.of("http://localhost/w") : Optional.empty(),
+                    "kafka", both ? Optional.of(ConfigStub.of(OutboxConfig.KafkaSettings.class, Map.of())) : Optional.empty(),
+                    "events", List.of("order.paid"));
+            OutboxConfig config = ConfigStub.of(OutboxConfig.class, Map.of("destinations",
+                    Map.of("warehouse", ConfigStub.of(OutboxConfig.DestinationSettings.class, answers)),
+                    "parkedFor", Duration.ofHours(1)));
+            assertThatThrownBy(() -> new Outbox(new ObjectMapper(), Clock.systemUTC(),
+                    ConfigStub.of(LeaseConfig.class, Map.of("lease", Duration.ofSeconds(60))), config))
+                    .hasMessageContaining("set exactly one of paycallback.downstream.destinations.warehouse.url (HTTP) and "
+                            + "paycallback.downstream.destinations.warehouse.kafka.*");
+        }
+    }
+
+    @Test
     void eachTypeGoesToItsSubscribersAndTheRestToTheLog() {
         Outbox outbox = outbox(Map.of("warehouse", List.of("order.paid", " refund.succeeded")));
         assertThat(outbox.destinations(EventType.ORDER_PAID)).containsExactly("warehouse");
@@ -35,20 +52,11 @@ class OutboxDestinationsTest {
 
     private static Outbox outbox(Map<String, List<String>> subscriptions) {
         Map<String, OutboxConfig.DestinationSettings> destinations = new LinkedHashMap<>();
-        subscriptions.forEach((name, events) -> destinations.put(name, stub(OutboxConfig.DestinationSettings.class,
-                Map.of("url", "http://localhost/" + name, "events", events, "timeout", Duration.ofSeconds(5)))));
-        LeaseConfig lease = stub(LeaseConfig.class, Map.of("lease", Duration.ofSeconds(60)));
-        OutboxConfig config = stub(OutboxConfig.class, Map.of("destinations", destinations, "parkedFor", Duration.ofHours(1)));
+        subscriptions.forEach((name, events) -> destinations.put(name, ConfigStub.of(OutboxConfig.DestinationSettings.class,
+                Map.of("url", Optional.of("http://localhost/" + name), "kafka", Optional.empty(), "events", events, "timeout", Duration.ofSeconds(5)))));
+        LeaseConfig lease = ConfigStub.of(LeaseConfig.class, Map.of("lease", Duration.ofSeconds(60)));
+        OutboxConfig config = ConfigStub.of(OutboxConfig.class, Map.of("destinations", destinations, "parkedFor", Duration.ofHours(1)));
         return new Outbox(new ObjectMapper(), Clock.systemUTC(), lease, config);
     }
 
-    /** A configuration interface answering only the methods named. */
-    private static <T> T stub(Class<T> type, Map<String, Object> answers) {
-        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
-            if (!answers.containsKey(method.getName())) {
-                throw new UnsupportedOperationException(method.getName());
-            }
-            return answers.get(method.getName());
-        }));
-    }
 }
