@@ -22,7 +22,9 @@
 # last delivery (the rows' NOW(3) stamps). With `e2e` among the phases every variant gets a sink of its own (destination
 # `sink`, as run.sh's e2e), so the other phases' events go over HTTP too. A variant whose options turn on
 # -XX:NativeMemoryTracking gets `jcmd VM.native_memory summary` after each e2e burst (nmt-<name>-<round>.txt, with
-# /proc's RssAnon and RssFile). Uses run.sh's database, user and keys (run run.sh once first, any PHASES) and its
+# /proc's RssAnon and RssFile). JFR=1 records every variant over the measured rounds only (jcmd JFR.start after the
+# warm-up, settings=profile, dumped before the summary) into <name>.jfr for deploy/bench/jfr-top.sh; every variant pays
+# the recorder alike. Uses run.sh's database, user and keys (run run.sh once first, any PHASES) and its
 # knobs BENCH_DB; ports from BASE_PORT (HTTP) and BASE_PORT+10 (management) upwards. The scheduler stays on (the stripe bursts' callbacks are processed), so do not run it beside
 # a run.sh pass on the same database. DB_PER_VARIANT=1 gives each variant an empty database of its own
 # (<BENCH_DB>_<name>, made again at every invocation): sharing one, each variant's scanner also leases the rows another
@@ -37,6 +39,7 @@ TAIL=${TAIL:-2}              # seconds after a burst still counted (processing o
 WARM=${WARM:-15}             # seconds of unmeasured stripe load per variant after start (then 10 s of storm)
 CONNS=${CONNS:-32}
 UNIQ=${UNIQ:-12000}          # unique callbacks signed per stripe or e2e burst (a thread that runs out stops early)
+JFR=${JFR:-0}
 E2E_WAIT=${E2E_WAIT:-60}     # seconds after an e2e burst at most until its orders are delivered (else counted as far)
 PHASES=" ${PHASES:-stripe storm} "
 phase() { [[ $PHASES == *" $1 "* ]]; }
@@ -194,6 +197,12 @@ for i in "${!NAMES[@]}"; do
   if phase storm; then burst "$i" "$WORK/storm.req" cycle warm-storm 10; fi
   if phase e2e; then e2e_burst "$i" ew warm-e2e "$WARM"; fi
 done
+if [[ $JFR == 1 ]]; then
+  for i in "${!NAMES[@]}"; do
+    rm -f "$WORK/${NAMES[$i]}.jfr"
+    jcmd "${PIDS[$i]}" JFR.start name=interleaved settings=profile >/dev/null
+  done
+fi
 order=("${!NAMES[@]}")
 for r in $(seq 1 "$ROUNDS"); do
   storm_callback "$r"
@@ -205,6 +214,13 @@ for r in $(seq 1 "$ROUNDS"); do
   reversed=(); for ((k = ${#order[@]} - 1; k >= 0; k--)); do reversed+=("${order[$k]}"); done; order=("${reversed[@]}")
   log "round $r of $ROUNDS done (load $(cut -d' ' -f1 /proc/loadavg))"
 done
+
+if [[ $JFR == 1 ]]; then
+  for i in "${!NAMES[@]}"; do
+    jcmd "${PIDS[$i]}" JFR.dump name=interleaved filename="$WORK/${NAMES[$i]}.jfr" >/dev/null
+    log "${NAMES[$i]}: $WORK/${NAMES[$i]}.jfr"
+  done
+fi
 
 # Per round and phase, CPU per unit (request; delivered order for e2e) and its ratio to the first variant in the same
 # round; then medians. RSS: the largest and the median of the values after (e2e: during) each burst of the phase.
