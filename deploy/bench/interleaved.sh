@@ -17,9 +17,10 @@
 # PENDING orders, the outbox to the log destination) and `storm` (one signed callback over and over: the duplicate
 # path), each per request; `e2e` (UNIQ unique paid stripe callbacks for PENDING orders for BURST seconds, then
 # nothing until every callback the burst stored has its order.paid delivered over HTTP to the variant's own
-# DownstreamSink, at most E2E_WAIT seconds), per delivered order: the service's CPU from the burst's start to that
-# delivery, wrk's p99, the largest RSS sampled meanwhile (every 0.2 s), orders/s from the first callback stored to the
-# last delivery (the rows' NOW(3) stamps). With `e2e` among the phases every variant gets a sink of its own (destination
+# DownstreamSink, at most E2E_WAIT seconds plus the burst's length after it), per delivered order: the service's CPU
+# from the burst's start to that delivery, wrk's p99, the largest RSS sampled meanwhile (every 0.2 s), orders/s from
+# the first callback stored to the last delivery (the rows' NOW(3) stamps). The warm-up sends UNIQ callbacks per BURST
+# seconds of WARM. With `e2e` among the phases every variant gets a sink of its own (destination
 # `sink`, as run.sh's e2e), so the other phases' events go over HTTP too. A variant whose options turn on
 # -XX:NativeMemoryTracking gets `jcmd VM.native_memory summary` after each e2e burst (nmt-<name>-<round>.txt, with
 # /proc's RssAnon and RssFile). JFR=1 records every variant over the measured rounds only (jcmd JFR.start after the
@@ -36,11 +37,11 @@ cd "$ROOT"
 ROUNDS=${ROUNDS:-6}
 BURST=${BURST:-6}            # seconds per burst
 TAIL=${TAIL:-2}              # seconds after a burst still counted (processing of what it stored)
-WARM=${WARM:-15}             # seconds of unmeasured stripe load per variant after start (then 10 s of storm)
+WARM=${WARM:-15}             # seconds of unmeasured load per variant after start (stripe, e2e; storm 10 s)
 CONNS=${CONNS:-32}
 UNIQ=${UNIQ:-12000}          # unique callbacks signed per stripe or e2e burst (a thread that runs out stops early)
 JFR=${JFR:-0}
-E2E_WAIT=${E2E_WAIT:-60}     # seconds after an e2e burst at most until its orders are delivered (else counted as far)
+E2E_WAIT=${E2E_WAIT:-60}     # seconds, plus the burst's own, that an e2e burst's orders may take to be delivered
 PHASES=" ${PHASES:-stripe storm} "
 phase() { [[ $PHASES == *" $1 "* ]]; }
 for p in $PHASES; do [[ $p == stripe || $p == storm || $p == e2e ]] || { echo "PHASES: unknown '$p'" >&2; exit 2; }; done
@@ -135,13 +136,15 @@ burst() { # index file mode label seconds
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$4" "${NAMES[$1]}" "${req:-0}" "${non200:-?}" "${p99:-?}" "$((c1 - c0))" \
     "$(cut -d' ' -f1 /proc/loadavg)" "$(rss_mb "$pid")" >>"$WORK/bursts.tsv"
 }
-unique_callbacks() { # index round -> request file, its orders PENDING
+unique_callbacks() { # index round [count] -> request file, its orders PENDING
   # By the variant's index, not its name: names may hold LIKE's wildcards or begin with another's.
-  local prefix="IL$INVOCATION-$2-$1-" file="$WORK/unique.req"
-  generate requests "$KEYS" stripe "$UNIQ" "$prefix" "$file"
+  local prefix="IL$INVOCATION-$2-$1-" file="$WORK/unique.req" n=${3:-$UNIQ}
+  generate requests "$KEYS" stripe "$n" "$prefix" "$file"
   mariadb -uroot "${DBS[$1]}" -e "INSERT INTO orders (merchant_id, out_trade_no, amount, currency, status, refunded_amount, created_at, updated_at)
-    SELECT 'default', CONCAT('$prefix', seq), 88.00, 'USD', 'PENDING', 0, NOW(3), NOW(3) FROM seq_0_to_$((UNIQ - 1))"
+    SELECT 'default', CONCAT('$prefix', seq), 88.00, 'USD', 'PENDING', 0, NOW(3), NOW(3) FROM seq_0_to_$((n - 1))"
 }
+# The warm-up's unique callbacks: UNIQ per BURST seconds, so a longer WARM does not run out of them sooner.
+WARM_UNIQ=$(((UNIQ * WARM + BURST - 1) / BURST))
 # Stripe accepts a signature for 300 s, so the storm's one callback is signed again every round.
 storm_callback() { generate requests "$KEYS" stripe 300 "ILSTORM$1-$RANDOM-" "$WORK/storm.req" same; }
 
@@ -149,9 +152,9 @@ storm_callback() { generate requests "$KEYS" stripe 300 "ILSTORM$1-$RANDOM-" "$W
 # (counted in pay_callback_log by this burst's order numbers) has its order.paid delivered to the sink (status 1),
 # polled every 0.2 s with two index range counts, bounded by E2E_WAIT. CPU counts from the burst's start to the poll
 # that saw the last delivery: nothing of the next burst, nothing of the variant's idle minutes.
-e2e_burst() { # index round label seconds
+e2e_burst() { # index round label seconds [callbacks]
   local pid=${PIDS[$1]} db=${DBS[$1]} prefix="IL$INVOCATION-$2-$1-" c0 c1 start_ms deadline wrk_pid rss rss_max=0
-  unique_callbacks "$1" "$2"
+  unique_callbacks "$1" "$2" "${5:-$UNIQ}"
   local out=$WORK/wrk-e2e.out
   c0=$(cpu_ms "$pid"); start_ms=$(now_ms)
   wrk -t2 -c"$CONNS" -d"$4s" --timeout 10s -s deploy/bench/ingest.lua "http://127.0.0.1:${PORTS[$1]}" \
@@ -162,7 +165,7 @@ e2e_burst() { # index round label seconds
   local counts="SELECT (SELECT COUNT(*) FROM pay_callback_log WHERE merchant_id = 'default' AND out_trade_no LIKE '$prefix%'),
     (SELECT COUNT(*) FROM outbox WHERE merchant_id = 'default' AND out_trade_no LIKE '$prefix%' AND type = 'order.paid'
       AND destination = 'sink' AND status = 1)" stored delivered
-  deadline=$(($(now_ms) + E2E_WAIT * 1000))
+  deadline=$(($(now_ms) + (E2E_WAIT + $4) * 1000))
   while read -r stored delivered < <(sql "$db" -e "$counts") && ((delivered < stored)) && (($(now_ms) < deadline)); do
     rss=$(rss_mb "$pid"); ((rss > rss_max)) && rss_max=$rss
     sleep 0.2
@@ -184,7 +187,7 @@ e2e_burst() { # index round label seconds
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$3" "${NAMES[$1]}" "$delivered" "${non200:-?}" "${p99:-?}" \
     "$((c1 - c0))" "$(cut -d' ' -f1 /proc/loadavg)" "$rss_max" "${sent:-?}" "$stored" "$wall_ms" \
     "$(awk -v d="$delivered" -v us="$first_to_last_us" 'BEGIN{printf "%.1f", (us > 0 ? d*1e6/us : 0)}')" >>"$WORK/bursts.tsv"
-  ((delivered >= stored)) || log "${NAMES[$1]} $3: only $delivered of $stored delivered after ${E2E_WAIT} s"
+  ((delivered >= stored)) || log "${NAMES[$1]} $3: only $delivered of $stored delivered in time"
   if tr '\0' '\n' <"/proc/$pid/cmdline" | grep -q '^-XX:NativeMemoryTracking='; then
     { grep -E '^(VmRSS|RssAnon|RssFile|RssShmem)' "/proc/$pid/status"; jcmd "$pid" VM.native_memory summary; } \
       >"$WORK/nmt-${NAMES[$1]}-$2.txt" 2>&1 || true
@@ -193,9 +196,9 @@ e2e_burst() { # index round label seconds
 
 storm_callback w
 for i in "${!NAMES[@]}"; do
-  if phase stripe; then unique_callbacks "$i" w; burst "$i" "$WORK/unique.req" "" warm-stripe "$WARM"; fi
+  if phase stripe; then unique_callbacks "$i" w "$WARM_UNIQ"; burst "$i" "$WORK/unique.req" "" warm-stripe "$WARM"; fi
   if phase storm; then burst "$i" "$WORK/storm.req" cycle warm-storm 10; fi
-  if phase e2e; then e2e_burst "$i" ew warm-e2e "$WARM"; fi
+  if phase e2e; then e2e_burst "$i" ew warm-e2e "$WARM" "$WARM_UNIQ"; fi
 done
 if [[ $JFR == 1 ]]; then
   for i in "${!NAMES[@]}"; do
