@@ -29,7 +29,9 @@
 # knobs BENCH_DB; ports from BASE_PORT (HTTP) and BASE_PORT+10 (management) upwards. The scheduler stays on (the stripe bursts' callbacks are processed), so do not run it beside
 # a run.sh pass on the same database. DB_PER_VARIANT=1 gives each variant an empty database of its own
 # (<BENCH_DB>_<name>, made again at every invocation): sharing one, each variant's scanner also leases the rows another
-# one's burst wrote due, which its CPU then counts. Loopback only; every load loop is bounded in time.
+# one's burst wrote due, which its CPU then counts. Each variant holds up to 34 database connections (the reactive
+# pool's 32 and JDBC's 2): five variants exhaust MariaDB's default max_connections of 151. Loopback only; every load
+# loop is bounded in time.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
