@@ -27,9 +27,10 @@ import java.util.regex.Pattern;
  *
  * @param topic    where the records go
  * @param endpoint how operators see it: brokers and topic, no credential
- * @param producer the producer's configuration, secrets included; never logged
+ * @param producer the producer's configuration as Kafka names and text values (the client parses each to its type),
+ *                 secrets included; never logged
  */
-public record KafkaProducerSettings(String topic, String endpoint, Map<String, Object> producer) {
+public record KafkaProducerSettings(String topic, String endpoint, Map<String, String> producer) {
 
     private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
     private static final Pattern BROKERS = Pattern.compile("[^\\s,:]+:\\d{1,5}(,[^\\s,:]+:\\d{1,5})*");
@@ -74,7 +75,7 @@ public record KafkaProducerSettings(String topic, String endpoint, Map<String, O
         if (timeoutMillis < 1000) {
             throw new IllegalArgumentException(Destinations.PREFIX + name + ".timeout: at least 1s for a Kafka destination");
         }
-        Map<String, Object> producer = new HashMap<>();
+        Map<String, String> producer = new HashMap<>();
         kafka.properties().forEach((key, value) -> {
             if (FIXED.contains(key)) {
                 throw new IllegalArgumentException(prefix + "properties.\"" + key + "\" is set by pay-callback: "
@@ -85,23 +86,23 @@ public record KafkaProducerSettings(String topic, String endpoint, Map<String, O
         producer.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
         producer.put(ProducerConfig.CLIENT_ID_CONFIG, "pay-callback-" + name);
         producer.put(ProducerConfig.ACKS_CONFIG, "all");
-        producer.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        producer.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        producer.put(ProducerConfig.RETRIES_CONFIG, Integer.MAX_VALUE);
-        producer.put(ProducerConfig.LINGER_MS_CONFIG, LINGER_MILLIS);
+        producer.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        producer.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
+        producer.put(ProducerConfig.RETRIES_CONFIG, Integer.toString(Integer.MAX_VALUE));
+        producer.put(ProducerConfig.LINGER_MS_CONFIG, Integer.toString(LINGER_MILLIS));
         // The whole try, retries included, ends within the destination's timeout, as an HTTP try does; the producer
         // refuses a delivery timeout below linger plus request timeout.
-        producer.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeoutMillis);
-        producer.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeoutMillis - LINGER_MILLIS);
+        producer.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(timeoutMillis));
+        producer.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(timeoutMillis - LINGER_MILLIS));
         // send() waits for the topic's metadata at most this long, on the destination's own sending thread.
-        producer.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMillis);
+        producer.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeoutMillis));
         producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         security(prefix, kafka, producer);
         return new KafkaProducerSettings(topic, "kafka://" + brokers + "/" + topic, Map.copyOf(producer));
     }
 
-    private static void security(String prefix, OutboxConfig.KafkaSettings kafka, Map<String, Object> producer) {
+    private static void security(String prefix, OutboxConfig.KafkaSettings kafka, Map<String, String> producer) {
         String protocol = kafka.securityProtocol().trim().toUpperCase(Locale.ROOT);
         if (!PROTOCOLS.contains(protocol)) {
             throw new IllegalArgumentException(prefix + "security-protocol: one of " + PROTOCOLS + ", not " + protocol);
@@ -144,7 +145,7 @@ public record KafkaProducerSettings(String topic, String endpoint, Map<String, O
         return module + " required username=\"" + jaasQuoted(user) + "\" password=\"" + jaasQuoted(secret) + "\";";
     }
 
-    private static String oauth(String prefix, OutboxConfig.KafkaSettings kafka, Map<String, Object> producer) {
+    private static String oauth(String prefix, OutboxConfig.KafkaSettings kafka, Map<String, String> producer) {
         String endpoint = kafka.oauthTokenEndpointUrl().orElseThrow(() -> new IllegalArgumentException(
                 prefix + "oauth-token-endpoint-url is required with OAUTHBEARER"));
         String client = kafka.oauthClientId().orElseThrow(() -> new IllegalArgumentException(

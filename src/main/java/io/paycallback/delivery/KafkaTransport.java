@@ -13,6 +13,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -42,7 +43,7 @@ final class KafkaTransport implements Transport {
     private final ExecutorService sending;
 
     KafkaTransport(Destinations.Destination destination, Destinations.Kafka endpoint) {
-        this(destination, endpoint.settings().topic(), new KafkaProducer<>(endpoint.settings().producer()));
+        this(destination, endpoint.settings().topic(), new KafkaProducer<>(properties(endpoint.settings())));
     }
 
     KafkaTransport(Destinations.Destination destination, String topic, Producer<String, byte[]> producer) {
@@ -54,6 +55,12 @@ final class KafkaTransport implements Transport {
             thread.setDaemon(true);
             return thread;
         });
+    }
+
+    private static Properties properties(KafkaProducerSettings settings) {
+        Properties properties = new Properties();
+        properties.putAll(settings.producer());
+        return properties;
     }
 
     @Override

@@ -29,10 +29,10 @@ class KafkaProducerSettingsTest {
 
         assertThat(settings.topic()).isEqualTo("payments");
         assertThat(settings.endpoint()).isEqualTo("kafka://b1:9092,b2:9092/payments");
-        assertThat(settings.producer()).containsEntry("acks", "all").containsEntry("enable.idempotence", true)
-                .containsEntry("max.in.flight.requests.per.connection", 5).containsEntry("delivery.timeout.ms", 5000)
-                .containsEntry("request.timeout.ms", 5000 - KafkaProducerSettings.LINGER_MILLIS)
-                .containsEntry("max.block.ms", 5000L).containsEntry("security.protocol", "PLAINTEXT")
+        assertThat(settings.producer()).containsEntry("acks", "all").containsEntry("enable.idempotence", "true")
+                .containsEntry("max.in.flight.requests.per.connection", "5").containsEntry("delivery.timeout.ms", "5000")
+                .containsEntry("request.timeout.ms", Integer.toString(5000 - KafkaProducerSettings.LINGER_MILLIS))
+                .containsEntry("max.block.ms", "5000").containsEntry("security.protocol", "PLAINTEXT")
                 .containsEntry("client.id", "pay-callback-bus").doesNotContainKey("transactional.id");
     }
 
